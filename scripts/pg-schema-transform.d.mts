@@ -1,0 +1,1 @@
+export function toPostgresSchema(sqliteSchema: string): string;
