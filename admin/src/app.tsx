@@ -1,0 +1,131 @@
+// Auth gate, app shell (landmarks, nav, live status) and routes.
+import { useEffect, useState } from 'react';
+import { setUnauthorizedHandler } from './api';
+import { clearToken, getToken, setToken } from './auth';
+import { LiveProvider, useLive } from './live';
+import { href, Link, useLocation, type Route } from './router';
+import { SignIn } from './components/sign-in';
+import { PromptList } from './components/prompt-list';
+import { PromptPage } from './components/prompt-page';
+import { EditorPage } from './components/editor/editor-page';
+import { ResourcesPage } from './components/resources-page';
+import { ConnectPage } from './components/connect-page';
+
+export function App() {
+  const [token, setTok] = useState(getToken);
+  const [notice, setNotice] = useState<string | null>(null);
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      setTok(null);
+      setNotice('Token rejected. Sign in with a valid admin token.');
+    });
+  }, []);
+  if (!token) {
+    return (
+      <SignIn
+        notice={notice}
+        onSignedIn={(t) => {
+          setToken(t);
+          setTok(t);
+          setNotice(null);
+        }}
+      />
+    );
+  }
+  const signOut = () => {
+    clearToken();
+    setTok(null);
+    setNotice('Signed out.');
+  };
+  return (
+    <LiveProvider key={token}>
+      <Shell onSignOut={signOut} />
+    </LiveProvider>
+  );
+}
+
+function LiveStatus() {
+  const { status } = useLive();
+  const label = status === 'open' ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…';
+  return (
+    <span className={`live live-${status}`} data-testid="live-status" data-status={status} title="Live updates from other editors">
+      <span className="live-dot" aria-hidden="true" />
+      {label}
+    </span>
+  );
+}
+
+function navClass(route: Route, pages: Route['page'][]): string | undefined {
+  return pages.includes(route.page) ? 'current' : undefined;
+}
+
+function Shell({ onSignOut }: { onSignOut: () => void }) {
+  const { route, search } = useLocation();
+  const isPrompts = ['prompts', 'prompt', 'edit', 'new'] as Route['page'][];
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="app-header">
+        <Link href={href.prompts()} className="brand" aria-label="promptd home">
+          <span className="brand-mark" aria-hidden="true">{'{ }'}</span> promptd
+        </Link>
+        <nav aria-label="Main">
+          <ul>
+            <li>
+              <Link href={href.prompts()} data-testid="nav-prompts" className={navClass(route, isPrompts)} aria-current={isPrompts.includes(route.page) ? 'page' : undefined}>
+                Prompts
+              </Link>
+            </li>
+            <li>
+              <Link href={href.resources()} data-testid="nav-resources" className={navClass(route, ['resources'])} aria-current={route.page === 'resources' ? 'page' : undefined}>
+                Resources
+              </Link>
+            </li>
+            <li>
+              <Link href={href.connect()} data-testid="nav-connect" className={navClass(route, ['connect'])} aria-current={route.page === 'connect' ? 'page' : undefined}>
+                Connect
+              </Link>
+            </li>
+          </ul>
+        </nav>
+        <div className="header-end">
+          <LiveStatus />
+          <button type="button" className="btn btn-small" data-testid="sign-out" onClick={onSignOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Page route={route} search={search} />
+      </main>
+    </>
+  );
+}
+
+function Page({ route, search }: { route: Route; search: URLSearchParams }) {
+  switch (route.page) {
+    case 'prompts':
+      return <PromptList search={search} />;
+    case 'new':
+      return <EditorPage key="new" name={null} />;
+    case 'prompt':
+      return <PromptPage key={route.name} name={route.name} search={search} />;
+    case 'edit':
+      return <EditorPage key={`edit:${route.name}`} name={route.name} />;
+    case 'resources':
+      return <ResourcesPage />;
+    case 'connect':
+      return <ConnectPage />;
+    default:
+      return (
+        <section className="page">
+          <h1>Not found</h1>
+          <p>
+            Nothing lives here. <Link href={href.prompts()}>Back to prompts</Link>
+          </p>
+        </section>
+      );
+  }
+}

@@ -1,0 +1,55 @@
+// Small shared pieces: field errors, banners, times, badges.
+import type { ReactNode } from 'react';
+
+/** The element an API 422 error path lands in; tests find it by data-error-for. */
+export function FieldError({ path, errors }: { path: string; errors: Record<string, string> }) {
+  const msg = errors[path];
+  if (!msg) return null;
+  return (
+    <p className="field-error" role="alert" data-error-for={path}>
+      {msg}
+    </p>
+  );
+}
+
+export function Banner({ kind, children, testId }: { kind: 'error' | 'info' | 'success' | 'warning'; children: ReactNode; testId?: string }) {
+  return (
+    <div className={`banner banner-${kind}`} role={kind === 'error' ? 'alert' : 'status'} data-testid={testId}>
+      {children}
+    </div>
+  );
+}
+
+const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+const dtf = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export function relative(iso: string, now = Date.now()): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  const s = Math.round((t - now) / 1000);
+  const abs = Math.abs(s);
+  if (abs < 45) return 'just now';
+  if (abs < 3600) return rtf.format(Math.round(s / 60), 'minute');
+  if (abs < 86400) return rtf.format(Math.round(s / 3600), 'hour');
+  if (abs < 86400 * 30) return rtf.format(Math.round(s / 86400), 'day');
+  return dtf.format(t);
+}
+
+export function Time({ iso }: { iso: string }) {
+  const t = Date.parse(iso);
+  return (
+    <time dateTime={iso} title={Number.isNaN(t) ? iso : dtf.format(t)}>
+      {relative(iso)}
+    </time>
+  );
+}
+
+export function Badge({ kind, children }: { kind: 'active' | 'muted' | 'warn' | 'info'; children: ReactNode }) {
+  return <span className={`badge badge-${kind}`}>{children}</span>;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}

@@ -1,0 +1,54 @@
+// Shows a GetPromptResult (server render) or a client-side draft render in the same way.
+import type { RenderedContent, RenderResult, Role } from '../../types';
+
+export type DraftContent = RenderedContent | { type: 'note'; kind: 'image' | 'audio' | 'resource' | 'resource_link'; text: string; warn?: boolean };
+export interface DraftResult { description?: string; messages: { role: Role; content: DraftContent }[] }
+
+function Body({ c }: { c: DraftContent }) {
+  switch (c.type) {
+    case 'text':
+      return <pre className="rendered-text">{c.text}</pre>;
+    case 'image':
+      return <img className="rendered-media" src={`data:${c.mimeType};base64,${c.data}`} alt="Image content" />;
+    case 'audio':
+      return <audio controls src={`data:${c.mimeType};base64,${c.data}`} aria-label="Audio content" />;
+    case 'resource':
+      return (
+        <div className="rendered-resource">
+          <p className="muted">
+            Embedded resource <code>{c.resource.uri}</code> {c.resource.mimeType && <span>({c.resource.mimeType})</span>}
+          </p>
+          {c.resource.text != null ? (
+            <pre className="rendered-text">{c.resource.text}</pre>
+          ) : (
+            <p className="muted">Binary content, {Math.round(((c.resource.blob ?? '').length * 3) / 4)} bytes</p>
+          )}
+        </div>
+      );
+    case 'resource_link':
+      return (
+        <p className="rendered-resource">
+          Link to <code>{c.uri}</code> {c.name && <span className="muted">({c.name})</span>}
+        </p>
+      );
+    case 'note':
+      return <p className={`rendered-note${c.warn ? ' warn' : ''}`}>{c.text}</p>;
+  }
+}
+
+export function RenderedMessages({ result }: { result: RenderResult | DraftResult }) {
+  return (
+    <div className="rendered" data-testid="preview-output">
+      {result.description && <p className="muted">{result.description}</p>}
+      {result.messages.length === 0 && <p className="muted">No messages.</p>}
+      <ol className="rendered-list">
+        {result.messages.map((m, i) => (
+          <li key={i} className={`rendered-msg role-${m.role}`}>
+            <span className="rendered-role">{m.role}</span>
+            <Body c={m.content} />
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+// Preview through POST /prompts/{name}/render: exactly what MCP prompts/get returns.
+import { useEffect, useState } from 'react';
+import { api, errorMessage } from '../../api';
+import type { Argument, RenderResult } from '../../types';
+import { Banner } from '../bits';
+import { RenderedMessages } from './rendered-messages';
+import { nonEmpty, SampleArgs } from './sample-args';
+
+interface Props {
+  name: string;
+  version: number;
+  args: Argument[];
+  revision?: number;
+}
+
+export function ServerPreview({ name, version, args, revision = 0 }: Props) {
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [result, setResult] = useState<RenderResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const key = JSON.stringify(nonEmpty(values, args.map((a) => a.name)));
+
+  useEffect(() => {
+    const ctl = new AbortController();
+    const t = setTimeout(async () => {
+      setLoading(true);
+      try {
+        setResult(await api.render(name, JSON.parse(key) as Record<string, string>, version, ctl.signal));
+        setError(null);
+      } catch (err) {
+        if ((err as Error).name === 'AbortError') return;
+        setError(errorMessage(err));
+        setResult(null);
+      } finally {
+        if (!ctl.signal.aborted) setLoading(false);
+      }
+    }, 300);
+    return () => {
+      clearTimeout(t);
+      ctl.abort();
+    };
+  }, [name, version, key, revision]);
+
+  return (
+    <div className="preview" aria-busy={loading}>
+      <SampleArgs args={args} values={values} onChange={setValues} />
+      <p className="muted" data-testid="preview-mode">
+        Rendered by the server from saved v{version}, exactly as MCP clients receive it.
+      </p>
+      {error && (
+        <Banner kind="warning" testId="preview-error">
+          {error}
+        </Banner>
+      )}
+      {result && <RenderedMessages result={result} />}
+    </div>
+  );
+}

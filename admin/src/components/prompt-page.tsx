@@ -1,0 +1,195 @@
+// One prompt: status, actions, version history, diff, server preview; refreshes on live changes.
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { ApiError, api, errorMessage } from '../api';
+import { useLive } from '../live';
+import { href, Link, navigate } from '../router';
+import type { PromptDetail, VersionSummary } from '../types';
+import { Badge, Banner, Time } from './bits';
+import { useDialog } from './dialog';
+import { ServerPreview } from './preview/server-preview';
+import { VersionDiff } from './version-diff';
+import { activateLabel, VersionHistory } from './version-history';
+import { PromptActions } from './prompt-actions';
+
+export function PromptPage({ name, search }: { name: string; search: URLSearchParams }) {
+  const [detail, setDetail] = useState<PromptDetail | null>(null);
+  const [versions, setVersions] = useState<VersionSummary[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [gone, setGone] = useState(false);
+  const [flash, setFlash] = useState<string | null>(search.get('saved') ? `Saved version ${search.get('saved')}.` : null);
+  const [busy, setBusy] = useState(false);
+  const [pair, setPair] = useState<[number, number] | null>(null);
+  const [previewV, setPreviewV] = useState<number | null>(null);
+  const [ask, dialog] = useDialog();
+  const { revision } = useLive();
+  const id = useId();
+  const diffRef = useRef<HTMLElement>(null);
+  const previewRef = useRef<HTMLElement>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const [{ data }, page] = await Promise.all([api.getPrompt(name), api.listVersions(name)]);
+      setDetail(data);
+      setVersions(page.items);
+      setCursor(page.nextCursor);
+      setError(null);
+      setGone(false);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) setGone(true);
+      else setError(errorMessage(err));
+    }
+  }, [name]);
+
+  useEffect(() => {
+    void load();
+  }, [load, revision]);
+  useEffect(() => {
+    document.title = `${name} · promptd`;
+  }, [name]);
+
+  const latest = detail?.latestVersion ?? null;
+  const diffPair: [number, number] | null = pair ?? (latest && latest > 1 ? [detail?.activeVersion && detail.activeVersion !== latest ? detail.activeVersion : latest - 1, latest] : null);
+
+  const run = async (what: () => Promise<unknown>, done: string) => {
+    setBusy(true);
+    setFlash(null);
+    try {
+      await what();
+      setFlash(done);
+      setError(null);
+      await load();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const activate = async (n: number) => {
+    const label = activateLabel(n, detail?.activeVersion ?? null);
+    const a = await ask({
+      title: `${label}?`,
+      message: <p>MCP clients will be served version {n} of <strong>{name}</strong> right away. No new version is created.</p>,
+      confirmLabel: label,
+    });
+    if (a.ok) await run(() => api.activate(name, n), `Now serving v${n}.`);
+  };
+
+  const moreVersions = async () => {
+    if (!cursor) return;
+    try {
+      const page = await api.listVersions(name, cursor);
+      setVersions((v) => [...v, ...page.items]);
+      setCursor(page.nextCursor);
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+
+  if (gone) {
+    return (
+      <section className="page">
+        <h1>{name}</h1>
+        <Banner kind="warning" testId="prompt-gone">
+          This prompt does not exist (any more). It may have been renamed or deleted. <Link href={href.prompts()}>Back to prompts</Link>
+        </Banner>
+      </section>
+    );
+  }
+
+  return (
+    <section className="page" aria-labelledby={`${id}-h`}>
+      {dialog}
+      <nav aria-label="Breadcrumb" className="crumbs">
+        <Link href={href.prompts()}>Prompts</Link> <span aria-hidden="true">/</span> <span>{name}</span>
+      </nav>
+      <div className="page-head">
+        <div>
+          <h1 id={`${id}-h`} className="mono" data-testid="prompt-heading">
+            {name}
+          </h1>
+          {detail && (
+            <p className="status-line" data-testid="prompt-status">
+              {detail.activeVersion != null ? <Badge kind="active">serving v{detail.activeVersion}</Badge> : <Badge kind="muted">not served</Badge>}
+              {detail.archived && <Badge kind="warn">archived</Badge>}
+              <span className="muted">
+                latest v{detail.latestVersion} · edited <Time iso={detail.updatedAt} />
+              </span>
+            </p>
+          )}
+        </div>
+        {detail && <PromptActions detail={detail} busy={busy} ask={ask} run={run} onError={setError} />}
+      </div>
+      {detail?.latest.description && <p className="lead">{detail.latest.description}</p>}
+      {flash && (
+        <Banner kind="success" testId="prompt-flash">
+          {flash}
+        </Banner>
+      )}
+      {error && <Banner kind="error">{error}</Banner>}
+      {!detail && !error && <p className="muted">Loading…</p>}
+      {detail && (
+        <div className="prompt-grid">
+          <section aria-labelledby={`${id}-hist`} className="card">
+            <h2 id={`${id}-hist`}>Versions</h2>
+            <VersionHistory
+              versions={versions}
+              activeVersion={detail.activeVersion}
+              busy={busy}
+              onActivate={activate}
+              onCompare={(n) => {
+                const other = n === latest ? n - 1 : latest!;
+                if (other >= 1) setPair(n < other ? [n, other] : [other, n]);
+                diffRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+                diffRef.current?.focus({ preventScroll: true });
+              }}
+              onPreview={(n) => {
+                setPreviewV(n);
+                previewRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+                previewRef.current?.focus({ preventScroll: true });
+              }}
+            />
+            {cursor && (
+              <button type="button" className="btn btn-small" onClick={moreVersions}>
+                Older versions
+              </button>
+            )}
+          </section>
+          <div className="stack">
+            <section aria-labelledby={`${id}-diff`} className="card" ref={diffRef} tabIndex={-1}>
+              <h2 id={`${id}-diff`}>Compare versions</h2>
+              <VersionDiff
+                name={name}
+                versions={versions.map((v) => v.version)}
+                from={diffPair?.[0] ?? null}
+                to={diffPair?.[1] ?? null}
+                onChange={(a, b) => setPair([a, b])}
+                revision={revision}
+              />
+            </section>
+            <section aria-labelledby={`${id}-prev`} className="card" ref={previewRef} tabIndex={-1}>
+              <h2 id={`${id}-prev`}>Preview v{previewV ?? detail.activeVersion ?? detail.latestVersion}</h2>
+              <ServerPreview
+                key={previewV ?? detail.activeVersion ?? detail.latestVersion}
+                name={name}
+                version={previewV ?? detail.activeVersion ?? detail.latestVersion}
+                args={(versionArgs(detail, previewV))}
+                revision={revision}
+              />
+            </section>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function versionArgs(d: PromptDetail, n: number | null) {
+  const v = n == null ? d.active ?? d.latest : n === d.active?.version ? d.active : n === d.latest.version ? d.latest : null;
+  return v?.arguments ?? d.latest.arguments;
+}
+
+export function goToPrompt(name: string) {
+  navigate(href.prompt(name), { replace: true });
+}

@@ -1,0 +1,60 @@
+// Version history: notes, authors, times, the active badge, and one-click activate / roll back.
+import type { VersionSummary } from '../types';
+import { Badge, Time } from './bits';
+
+interface Props {
+  versions: VersionSummary[];
+  activeVersion: number | null;
+  busy: boolean;
+  onActivate: (n: number) => void;
+  onCompare: (n: number) => void;
+  onPreview: (n: number) => void;
+}
+
+export function activateLabel(n: number, active: number | null): string {
+  return active != null && n < active ? `Roll back to v${n}` : `Activate v${n}`;
+}
+
+export function VersionHistory({ versions, activeVersion, busy, onActivate, onCompare, onPreview }: Props) {
+  return (
+    <ol className="history" data-testid="version-history">
+      {versions.map((v) => (
+        <li key={v.version} className={`history-item${v.active ? ' is-active' : ''}`} data-testid="version-row" data-version={v.version}>
+          <div className="history-head">
+            <span className="history-version">v{v.version}</span>
+            {v.active && (
+              <Badge kind="active">
+                <span data-testid="version-active-badge">active</span>
+              </Badge>
+            )}
+            <span className="history-title">{v.title || <span className="muted">untitled</span>}</span>
+          </div>
+          <p className="history-note">{v.note || <span className="muted">No note</span>}</p>
+          <p className="history-meta muted">
+            {v.author ? `${v.author} · ` : ''}
+            <Time iso={v.createdAt} />
+          </p>
+          <div className="history-actions">
+            {!v.active && (
+              <button
+                type="button"
+                className="btn btn-small btn-primary"
+                data-testid="version-activate"
+                disabled={busy}
+                onClick={() => onActivate(v.version)}
+              >
+                {activateLabel(v.version, activeVersion)}
+              </button>
+            )}
+            <button type="button" className="btn btn-small" data-testid="version-compare" onClick={() => onCompare(v.version)} aria-label={`Compare v${v.version}`}>
+              Compare
+            </button>
+            <button type="button" className="btn btn-small" data-testid="version-preview" onClick={() => onPreview(v.version)} aria-label={`Preview v${v.version}`}>
+              Preview
+            </button>
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}

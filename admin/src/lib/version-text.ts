@@ -1,0 +1,41 @@
+// Turns a version into diffable text lines, one section each for metadata, arguments and messages.
+import type { Content, Version } from '../types';
+
+export interface Section { title: string; lines: string[] }
+
+function multi(label: string, value: string | null | undefined): string[] {
+  if (value == null || value === '') return [`${label}: —`];
+  const [first = '', ...rest] = value.split('\n');
+  return [`${label}: ${first}`, ...rest.map((l) => `  ${l}`)];
+}
+
+function contentLines(c: Content): string[] {
+  const out: string[] = [];
+  if (c.type === 'text') out.push(...c.text.split('\n').map((l) => `  ${l}`));
+  else if (c.type === 'image' || c.type === 'audio') {
+    if (c.resourceUri) out.push(`  resource: ${c.resourceUri}`);
+    else out.push(`  inline ${c.mimeType ?? ''} data (${Math.round(((c.data ?? '').length * 3) / 4)} bytes)`);
+  } else out.push(`  uri: ${c.uri}`);
+  if (c.annotations) out.push(`  annotations: ${JSON.stringify(c.annotations)}`);
+  return out;
+}
+
+export function versionSections(v: Version | null): Section[] {
+  if (!v) return [{ title: 'Metadata', lines: [] }, { title: 'Arguments', lines: [] }, { title: 'Messages', lines: [] }];
+  const meta = [...multi('title', v.title), ...multi('description', v.description), ...multi('note', v.note)];
+  if (v.icons?.length) meta.push(`icons: ${JSON.stringify(v.icons)}`);
+  const args = v.arguments.flatMap((a) => {
+    const lines = [`${a.name}${a.required ? ' (required)' : ' (optional)'}`];
+    if (a.title) lines.push(`  title: ${a.title}`);
+    if (a.description) lines.push(`  description: ${a.description}`);
+    if (a.choices?.length) lines.push(`  choices: ${a.choices.join(', ')}`);
+    if (a.maxLength != null) lines.push(`  maxLength: ${a.maxLength}`);
+    return lines;
+  });
+  const msgs = v.messages.flatMap((m, i) => [`#${i + 1} ${m.role} · ${m.content.type}`, ...contentLines(m.content)]);
+  return [
+    { title: 'Metadata', lines: meta },
+    { title: 'Arguments', lines: args.length ? args : ['(no arguments)'] },
+    { title: 'Messages', lines: msgs },
+  ];
+}

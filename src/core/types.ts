@@ -1,0 +1,137 @@
+// Domain types returned by the core. Prisma rows never leave the repository layer.
+import type { Annotations, ContentInput, Icon } from './schemas.js';
+
+export interface Argument {
+  name: string;
+  title: string | null;
+  description: string | null;
+  required: boolean;
+  choices: string[] | null;
+  maxLength: number | null;
+}
+
+export type Content = ContentInput;
+
+export interface Message {
+  role: 'user' | 'assistant';
+  content: Content;
+}
+
+export interface Version {
+  version: number;
+  title: string | null;
+  description: string | null;
+  icons: Icon[] | null;
+  note: string | null;
+  author: string | null;
+  createdAt: Date;
+  arguments: Argument[];
+  messages: Message[];
+}
+
+export interface VersionSummary {
+  version: number;
+  title: string | null;
+  note: string | null;
+  author: string | null;
+  createdAt: Date;
+  active: boolean;
+}
+
+export interface PromptSummary {
+  name: string;
+  title: string | null;
+  description: string | null;
+  activeVersion: number | null;
+  latestVersion: number;
+  archived: boolean;
+  updatedAt: Date;
+}
+
+export interface PromptDetail {
+  name: string;
+  archived: boolean;
+  activeVersion: number | null;
+  latestVersion: number;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Changes with every write to the prompt; the ETag is derived from it. */
+  revision: number;
+  active: Version | null;
+  latest: Version;
+}
+
+export interface Resource {
+  id: number;
+  uri: string;
+  name: string;
+  title: string | null;
+  description: string | null;
+  mimeType: string;
+  size: number;
+  binary: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ResourceWithContent extends Resource {
+  text: string | null;
+  blob: Uint8Array | null;
+}
+
+export interface ResourceUsage {
+  prompt: string;
+  version: number;
+  active: boolean;
+}
+
+export interface ResourceTemplate {
+  id: number;
+  uriTemplate: string;
+  name: string;
+  title: string | null;
+  description: string | null;
+  mimeType: string;
+  text: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ChangeEvent {
+  id: number;
+  at: Date;
+  actor: string;
+  action: string;
+  entity: 'prompt' | 'resource' | 'resource_template' | 'token';
+  entityKey: string;
+  /** true when what MCP serves (prompts/list or prompts/get) changed */
+  served: boolean;
+  details: Record<string, unknown> | null;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+// What prompts/get returns (the MCP GetPromptResult shape, defined here so the
+// core does not depend on the MCP SDK).
+export type RenderedContent =
+  | { type: 'text'; text: string; annotations?: Annotations }
+  | { type: 'image' | 'audio'; data: string; mimeType: string; annotations?: Annotations }
+  | {
+      type: 'resource';
+      resource: { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string };
+      annotations?: Annotations;
+    }
+  | { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string; annotations?: Annotations };
+
+export interface RenderedPrompt {
+  description?: string;
+  messages: { role: 'user' | 'assistant'; content: RenderedContent }[];
+}
+
+export interface Actor {
+  /** who made the change, for the audit trail: a token name, `env-token`, `cli`, `import` */
+  name: string;
+}

@@ -1,0 +1,105 @@
+// RFC 6570 URI templates: expansion through the `url-template` library; variable
+// listing and reverse matching (URI → variables, for resources/read of template
+// resources and completion) by a small parser of the same grammar.
+import { parseTemplate } from 'url-template';
+
+const EXPR = /\{([^{}]*)\}/g;
+const OPERATORS = '+#./;?&';
+
+export interface UriExpression {
+  operator: string;
+  names: string[];
+}
+
+export function isUriTemplate(uri: string): boolean {
+  return uri.includes('{');
+}
+
+export function parseUriTemplate(template: string): { expressions: UriExpression[]; error?: string } {
+  const stray = template.replace(EXPR, '');
+  if (stray.includes('{') || stray.includes('}')) return { expressions: [], error: 'unbalanced "{" or "}" in URI template' };
+  const expressions: UriExpression[] = [];
+  for (const m of template.matchAll(EXPR)) {
+    let body = m[1]!;
+    let operator = '';
+    if (body && OPERATORS.includes(body[0]!)) {
+      operator = body[0]!;
+      body = body.slice(1);
+    }
+    const names = body.split(',').map((v) => v.replace(/\*$/, '').replace(/:\d+$/, ''));
+    if (!names.every((n) => /^[A-Za-z0-9_]+$/.test(n))) return { expressions: [], error: `invalid expression "{${m[1]}}" in URI template` };
+    expressions.push({ operator, names });
+  }
+  return { expressions };
+}
+
+export function uriTemplateVariables(template: string): string[] {
+  return [...new Set(parseUriTemplate(template).expressions.flatMap((e) => e.names))];
+}
+
+/** Expands with RFC 6570 encoding: simple `{var}` percent-encodes reserved characters. */
+export function expandUriTemplate(template: string, values: Record<string, string | undefined>): string {
+  const ctx: Record<string, string> = {};
+  for (const [k, v] of Object.entries(values)) if (v !== undefined) ctx[k] = v;
+  return parseTemplate(template).expand(ctx);
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export interface UriMatcher {
+  match(uri: string): Record<string, string> | null;
+  variables: string[];
+}
+
+const SEGMENT: Record<string, string> = {
+  '': '[^/?#&,]*',
+  '+': '.*',
+  '#': '.*',
+  '.': '[^/?#.]*',
+  '/': '[^/?#]*',
+  ';': '[^/?#;]*',
+};
+
+export function compileUriMatcher(template: string): UriMatcher {
+  const { expressions, error } = parseUriTemplate(template);
+  if (error) return { match: () => null, variables: [] };
+  let re = '^';
+  const groups: string[] = [];
+  let last = 0;
+  let i = 0;
+  for (const m of template.matchAll(EXPR)) {
+    re += escapeRe(template.slice(last, m.index));
+    last = m.index! + m[0].length;
+    const { operator, names } = expressions[i++]!;
+    if (operator === '?' || operator === '&') {
+      re += names.map((n, j) => `(?:${j === 0 ? escapeRe(operator) : '&'}${escapeRe(n)}=([^&#]*))?`).join('');
+      groups.push(...names);
+    } else {
+      const prefix = operator === '+' || operator === '' ? '' : escapeRe(operator);
+      const sep = operator === '' || operator === '+' || operator === '#' ? ',' : operator === '/' ? '/' : operator;
+      re += prefix + names.map(() => `(${SEGMENT[operator] ?? '[^/?#]*'})`).join(escapeRe(sep));
+      groups.push(...names);
+    }
+  }
+  re += escapeRe(template.slice(last)) + '$';
+  const compiled = new RegExp(re);
+  return {
+    variables: groups,
+    match(uri) {
+      const m = compiled.exec(uri);
+      if (!m) return null;
+      const out: Record<string, string> = {};
+      groups.forEach((g, k) => {
+        const v = m[k + 1];
+        if (v !== undefined) {
+          try {
+            out[g] = decodeURIComponent(v);
+          } catch {
+            out[g] = v;
+          }
+        }
+      });
+      return out;
+    },
+  };
+}
