@@ -1,0 +1,14 @@
+import type { Command } from 'commander';
+import { registerServe } from './serve.js';
+import { registerMcp } from './mcp.js';
+import { registerMigrate } from './migrate.js';
+import { registerToken } from './token.js';
+import { registerLibrary } from './library.js';
+
+export function registerCommands(program: Command): void {
+  registerServe(program);
+  registerMcp(program);
+  registerMigrate(program);
+  registerToken(program);
+  registerLibrary(program);
+}

@@ -1,0 +1,28 @@
+// Serves the built admin UI (admin/dist) with an SPA fallback to index.html.
+import { Hono } from 'hono';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { projectRoot } from '../db/paths.js';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml',
+  '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2', '.map': 'application/json',
+};
+
+export function adminUi(dir = path.join(projectRoot, 'admin', 'dist')) {
+  const ui = new Hono();
+  ui.get('/*', async (c) => {
+    // Unknown API paths must not fall through to the SPA's index.html.
+    if (c.req.path.startsWith('/admin/v1/')) return c.notFound();
+    const rel = decodeURIComponent(c.req.path.replace(/^\/admin\/?/, ''));
+    const file = path.resolve(dir, rel || 'index.html');
+    if (!file.startsWith(path.resolve(dir))) return c.notFound();
+    const target = (await stat(file).catch(() => null))?.isFile() ? file : path.join(dir, 'index.html');
+    const body = await readFile(target).catch(() => null);
+    if (!body) return c.text('The admin UI is not built. Run `npm run build:admin`.', 503);
+    const type = TYPES[path.extname(target)] ?? 'application/octet-stream';
+    const cache = target.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache';
+    return c.body(body, 200, { 'content-type': type, 'cache-control': cache });
+  });
+  return ui;
+}

@@ -1,0 +1,67 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { Core } from '../../core/index.js';
+import { etagOf } from '../../core/services/prompt-service.js';
+import type { AuthEnv } from '../auth.js';
+import { wire } from '../schemas.js';
+import type * as routes from './prompts.routes.js';
+
+type H<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AuthEnv>;
+const actorOf = (c: { get(k: 'actor'): string }) => ({ name: c.get('actor') });
+const archivedFilter = (v: string | undefined) => (v === 'all' ? undefined : v === 'true');
+
+export function createHandlers(core: Core) {
+  const list: H<'list'> = async (c) => {
+    const q = c.req.valid('query');
+    return c.json(wire(await core.prompts.list({ q: q.q, archived: archivedFilter(q.archived), limit: q.limit, cursor: q.cursor })), 200);
+  };
+  const create: H<'create'> = async (c) => {
+    const d = await core.prompts.create(c.req.valid('json'), actorOf(c));
+    c.header('ETag', etagOf(d));
+    c.header('Location', `/admin/v1/prompts/${encodeURIComponent(d.name)}`);
+    return c.json(wire(d), 201);
+  };
+  const get: H<'get'> = async (c) => {
+    const d = await core.prompts.get(c.req.valid('param').name);
+    c.header('ETag', etagOf(d));
+    return c.json(wire(d), 200);
+  };
+  const update: H<'update'> = async (c) => {
+    const d = await core.prompts.update(c.req.valid('param').name, c.req.valid('json'), actorOf(c));
+    c.header('ETag', etagOf(d));
+    return c.json(wire(d), 200);
+  };
+  const remove: H<'remove'> = async (c) => {
+    await core.prompts.delete(c.req.valid('param').name, actorOf(c));
+    return c.body(null, 204);
+  };
+  const listVersions: H<'listVersions'> = async (c) => {
+    const q = c.req.valid('query');
+    return c.json(wire(await core.prompts.listVersions(c.req.valid('param').name, q)), 200);
+  };
+  const createVersion: H<'createVersion'> = async (c) => {
+    const { name } = c.req.valid('param');
+    const v = await core.prompts.createVersion(name, c.req.valid('json'), actorOf(c), { ifMatch: c.req.valid('header')['if-match'] });
+    const d = await core.prompts.get(name);
+    c.header('ETag', etagOf(d));
+    c.header('Location', `/admin/v1/prompts/${encodeURIComponent(name)}/versions/${v.version}`);
+    return c.json(wire(v), 201);
+  };
+  const getVersion: H<'getVersion'> = async (c) => {
+    const { name, n } = c.req.valid('param');
+    return c.json(wire(await core.prompts.getVersion(name, n)), 200);
+  };
+  const activate: H<'activate'> = async (c) => {
+    const d = await core.prompts.activate(c.req.valid('param').name, c.req.valid('json').version, actorOf(c));
+    c.header('ETag', etagOf(d));
+    return c.json(wire(d), 200);
+  };
+  const deactivate: H<'deactivate'> = async (c) => {
+    const d = await core.prompts.deactivate(c.req.valid('param').name, actorOf(c));
+    c.header('ETag', etagOf(d));
+    return c.json(wire(d), 200);
+  };
+  const render: H<'render'> = async (c) => {
+    return c.json(wire(await core.prompts.render(c.req.valid('param').name, c.req.valid('json'))), 200);
+  };
+  return { list, create, get, update, remove, listVersions, createVersion, getVersion, activate, deactivate, render };
+}

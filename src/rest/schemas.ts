@@ -1,0 +1,121 @@
+// Response and parameter schemas for the OpenAPI document.
+import { z } from 'zod';
+import { ArgumentSchema, IconSchema, MessageSchema, PromptNameSchema } from '../core/schemas.js';
+
+export const ProblemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    instance: z.string().optional(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'Problem' });
+
+export const VersionSchema = z
+  .object({
+    version: z.number().int(),
+    title: z.string().nullable(),
+    description: z.string().nullable(),
+    icons: z.array(IconSchema).nullable(),
+    note: z.string().nullable(),
+    author: z.string().nullable(),
+    createdAt: z.string(),
+    arguments: z.array(ArgumentSchema),
+    messages: z.array(MessageSchema),
+  })
+  .meta({ id: 'Version' });
+
+export const VersionSummarySchema = z
+  .object({ version: z.number().int(), title: z.string().nullable(), note: z.string().nullable(), author: z.string().nullable(), createdAt: z.string(), active: z.boolean() })
+  .meta({ id: 'VersionSummary' });
+
+export const PromptSummarySchema = z
+  .object({
+    name: z.string(),
+    title: z.string().nullable(),
+    description: z.string().nullable(),
+    activeVersion: z.number().int().nullable(),
+    latestVersion: z.number().int(),
+    archived: z.boolean(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'PromptSummary' });
+
+export const PromptDetailSchema = z
+  .object({
+    name: z.string(),
+    archived: z.boolean(),
+    activeVersion: z.number().int().nullable(),
+    latestVersion: z.number().int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    active: VersionSchema.nullable(),
+    latest: VersionSchema,
+  })
+  .meta({ id: 'PromptDetail' });
+
+export const ResourceSchema = z
+  .object({
+    id: z.number().int(),
+    uri: z.string(),
+    name: z.string(),
+    title: z.string().nullable(),
+    description: z.string().nullable(),
+    mimeType: z.string(),
+    size: z.number().int(),
+    binary: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Resource' });
+
+export const ResourceDetailSchema = ResourceSchema.extend({
+  text: z.string().optional(),
+  blob: z.string().optional(),
+  usedBy: z.array(z.object({ prompt: z.string(), version: z.number().int(), active: z.boolean() })),
+}).meta({ id: 'ResourceDetail' });
+
+export const ResourceTemplateSchema = z
+  .object({
+    id: z.number().int(),
+    uriTemplate: z.string(),
+    name: z.string(),
+    title: z.string().nullable(),
+    description: z.string().nullable(),
+    mimeType: z.string(),
+    text: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'ResourceTemplate' });
+
+export const RenderedPromptSchema = z
+  .object({ description: z.string().optional(), messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.record(z.string(), z.unknown()) })) })
+  .meta({ id: 'GetPromptResult' });
+
+export const page = <T extends z.ZodType>(item: T, id: string) => z.object({ items: z.array(item), nextCursor: z.string().nullable() }).meta({ id });
+
+export const ListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+  cursor: z.string().max(2048).optional(),
+});
+
+export const NameParamSchema = z.object({ name: PromptNameSchema.meta({ param: { name: 'name', in: 'path' } }) });
+export const IdParamSchema = z.object({ id: z.coerce.number().int().min(1).meta({ param: { name: 'id', in: 'path' } }) });
+
+export const errorResponses = {
+  400: { description: 'Bad request', content: { 'application/problem+json': { schema: ProblemSchema } } },
+  401: { description: 'Missing or invalid token', content: { 'application/problem+json': { schema: ProblemSchema } } },
+  404: { description: 'Not found', content: { 'application/problem+json': { schema: ProblemSchema } } },
+  422: { description: 'Validation failed', content: { 'application/problem+json': { schema: ProblemSchema } } },
+} as const;
+
+export const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
+export const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } });
+
+/** Dates → ISO strings, Uint8Array blobs → base64, exactly as JSON.stringify would send them. */
+export function wire<T>(value: T): never {
+  return JSON.parse(JSON.stringify(value, (_k, v) => (v instanceof Uint8Array || (v && v.type === 'Buffer') ? Buffer.from(v.data ?? v).toString('base64') : v))) as never;
+}

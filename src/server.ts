@@ -1,0 +1,76 @@
+// Wires one process: database → core → faces → HTTP listener.
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { createDb, migrateDatabase } from './db/create-db.js';
+import { createCore, type Core } from './core/index.js';
+import { createApp } from './http/app.js';
+import { createMcpHttpApp } from './mcp/http.js';
+import { createLogger, type Logger } from './logger.js';
+import { seedIfEmpty } from './library/seed.js';
+
+export interface ServerOptions {
+  databaseUrl: string;
+  host?: string;
+  port?: number;
+  adminToken?: string;
+  mcpToken?: string;
+  /** Load seed/ into an empty SQLite database (default true for SQLite). */
+  seed?: boolean;
+  logger?: Logger;
+  onFirstRunToken?: (token: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  core: Core;
+  close(): Promise<void>;
+}
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const logger = opts.logger ?? createLogger(process.env.LOG_LEVEL ?? 'info');
+  const host = opts.host ?? '127.0.0.1';
+  const applied = await migrateDatabase(opts.databaseUrl);
+  if (applied.length) logger.info({ applied }, 'applied migrations');
+  const db = await createDb(opts.databaseUrl);
+  const core = await createCore({ db, adminToken: opts.adminToken, onError: (e) => logger.error({ err: e }, 'change feed error') });
+  if (opts.seed ?? db.provider === 'sqlite') {
+    const seeded = await seedIfEmpty(core);
+    if (seeded) logger.info({ prompts: seeded }, 'loaded the seed library into the empty database');
+  }
+  if (!opts.adminToken && (await core.tokens.count()) === 0) {
+    const { token } = await core.tokens.create('first-run', 'serve');
+    (opts.onFirstRunToken ?? ((t) => process.stderr.write(`\nNo admin token configured: created one. Keep it, it is shown only once:\n\n  ${t}\n\n`)))(token);
+  }
+  await core.catalog.ready();
+
+  // Port 0 is resolved after listen; the MCP app validates Host against the real port.
+  let port = opts.port ?? 3000;
+  const mcp = createMcpHttpApp({ core, token: opts.mcpToken, host, get port() { return port; }, logger } as Parameters<typeof createMcpHttpApp>[0]);
+  const app = createApp({ core, mcp: mcp.app, logError: (e) => logger.error({ err: e }, 'unhandled error') });
+
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s));
+  });
+  port = (server.address() as AddressInfo).port;
+  const httpServer = server as import('node:http').Server;
+  // Slow clients must not pin connections (slowloris): bound headers and requests.
+  httpServer.headersTimeout = 20_000;
+  httpServer.requestTimeout = 60_000;
+  httpServer.keepAliveTimeout = 5_000;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  logger.info({ url, database: db.provider }, 'promptd listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    core,
+    close: () =>
+      (closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          httpServer.close(() => resolve());
+          void mcp.closeAll().finally(() => httpServer.closeAllConnections?.());
+        });
+        await core.close();
+      })()),
+  };
+}
