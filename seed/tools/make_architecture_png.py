@@ -175,7 +175,7 @@ box(470, 440, 220, 70, (226, 239, 218), "FULFILLMENT", ["WORKER, 2 PODS", "PICKI
 
 arrow(200, 270, 248, 270, label="HTTPS", lx=206, ly=258)
 arrow(420, 270, 468, 270, label="HTTP", lx=428, ly=258)
-arrow(690, 225, 758, 130, label="CHARGE", lx=700, ly=160)
+arrow(690, 225, 758, 130, label="CHARGE", lx=692, ly=166)
 arrow(690, 245, 758, 215)
 arrow(690, 280, 758, 305, label="SQL", lx=712, ly=300)
 arrow(690, 320, 758, 405, label="ORDERS.PAID", lx=650, ly=372)
