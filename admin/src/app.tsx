@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { setUnauthorizedHandler } from './api';
 import { clearToken, getToken, setToken } from './auth';
+import { FlashBanner } from './flash';
 import { LiveProvider, useLive } from './live';
 import { href, Link, useLocation, type Route } from './router';
 import { SignIn } from './components/sign-in';
@@ -98,6 +99,7 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
+        <FlashBanner pathname={location.pathname} />
         <Page route={route} search={search} />
       </main>
     </>
@@ -111,7 +113,7 @@ function Page({ route, search }: { route: Route; search: URLSearchParams }) {
     case 'new':
       return <EditorPage key="new" name={null} />;
     case 'prompt':
-      return <PromptPage key={route.name} name={route.name} search={search} />;
+      return <PromptPage key={route.name} name={route.name} />;
     case 'edit':
       return <EditorPage key={`edit:${route.name}`} name={route.name} />;
     case 'resources':

@@ -14,8 +14,10 @@ export interface Argument {
 export interface Annotations { audience?: Role[]; priority?: number }
 export type Content =
   | { type: 'text'; text: string; annotations?: Annotations }
-  | { type: 'image' | 'audio'; resourceUri?: string; data?: string; mimeType?: string; annotations?: Annotations }
-  | { type: 'resource' | 'resource_link'; uri: string; annotations?: Annotations };
+  | { type: 'image'; resourceUri?: string; data?: string; mimeType?: string; annotations?: Annotations }
+  | { type: 'audio'; resourceUri?: string; data?: string; mimeType?: string; annotations?: Annotations }
+  | { type: 'resource'; uri: string; annotations?: Annotations }
+  | { type: 'resource_link'; uri: string; annotations?: Annotations };
 export interface Message { role: Role; content: Content }
 
 export interface Version {

@@ -1,15 +1,39 @@
 // Small shared pieces: field errors, banners, times, badges.
 import type { ReactNode } from 'react';
 
-/** The element an API 422 error path lands in; tests find it by data-error-for. */
-export function FieldError({ path, errors }: { path: string; errors: Record<string, string> }) {
-  const msg = errors[path];
-  if (!msg) return null;
+export type Messages = Record<string, string>;
+const noteId = (path: string) => `note-${path.replace(/[^A-Za-z0-9]/g, '-')}`;
+
+/** Server errors at `path` (or, with prefix, under it, e.g. arguments[1].choices[0]). */
+function collect(errors: Messages, path: string, prefix: boolean): string | undefined {
+  if (!prefix) return errors[path];
+  const hits = Object.entries(errors).filter(([k]) => k === path || k.startsWith(`${path}[`) || k.startsWith(`${path}.`));
+  return hits.length ? hits.map(([, v]) => v).join('; ') : undefined;
+}
+
+/** The element an API 422 error path lands in (tests find it by data-error-for); else a live client-side warning. */
+export function FieldError({ path, errors, warnings = {}, prefix = false }: { path: string; errors: Messages; warnings?: Messages; prefix?: boolean }) {
+  const msg = collect(errors, path, prefix);
+  if (msg) {
+    return (
+      <p className="field-error" role="alert" data-error-for={path} id={noteId(path)}>
+        {msg}
+      </p>
+    );
+  }
+  const warn = warnings[path];
+  if (!warn) return null;
   return (
-    <p className="field-error" role="alert" data-error-for={path}>
-      {msg}
+    <p className="field-warning" data-warning-for={path} id={noteId(path)}>
+      {warn}
     </p>
   );
+}
+
+/** aria-invalid / aria-describedby for the input at `path`. */
+export function describe(path: string, errors: Messages, warnings: Messages = {}) {
+  const has = errors[path] !== undefined || warnings[path] !== undefined;
+  return { 'aria-invalid': errors[path] !== undefined || undefined, 'aria-describedby': has ? noteId(path) : undefined };
 }
 
 export function Banner({ kind, children, testId }: { kind: 'error' | 'info' | 'success' | 'warning'; children: ReactNode; testId?: string }) {

@@ -1,8 +1,9 @@
 // One prompt: status, actions, version history, diff, server preview; refreshes on live changes.
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { ApiError, api, errorMessage } from '../api';
+import { clearFlash, pushFlash } from '../flash';
 import { useLive } from '../live';
-import { href, Link, navigate } from '../router';
+import { href, Link } from '../router';
 import type { PromptDetail, VersionSummary } from '../types';
 import { Badge, Banner, Time } from './bits';
 import { useDialog } from './dialog';
@@ -11,13 +12,12 @@ import { VersionDiff } from './version-diff';
 import { activateLabel, VersionHistory } from './version-history';
 import { PromptActions } from './prompt-actions';
 
-export function PromptPage({ name, search }: { name: string; search: URLSearchParams }) {
+export function PromptPage({ name }: { name: string }) {
   const [detail, setDetail] = useState<PromptDetail | null>(null);
   const [versions, setVersions] = useState<VersionSummary[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [gone, setGone] = useState(false);
-  const [flash, setFlash] = useState<string | null>(search.get('saved') ? `Saved version ${search.get('saved')}.` : null);
   const [busy, setBusy] = useState(false);
   const [pair, setPair] = useState<[number, number] | null>(null);
   const [previewV, setPreviewV] = useState<number | null>(null);
@@ -53,10 +53,10 @@ export function PromptPage({ name, search }: { name: string; search: URLSearchPa
 
   const run = async (what: () => Promise<unknown>, done: string) => {
     setBusy(true);
-    setFlash(null);
+    clearFlash();
     try {
       await what();
-      setFlash(done);
+      if (done) pushFlash(done);
       setError(null);
       await load();
     } catch (err) {
@@ -122,11 +122,6 @@ export function PromptPage({ name, search }: { name: string; search: URLSearchPa
         {detail && <PromptActions detail={detail} busy={busy} ask={ask} run={run} onError={setError} />}
       </div>
       {detail?.latest.description && <p className="lead">{detail.latest.description}</p>}
-      {flash && (
-        <Banner kind="success" testId="prompt-flash">
-          {flash}
-        </Banner>
-      )}
       {error && <Banner kind="error">{error}</Banner>}
       {!detail && !error && <p className="muted">Loading…</p>}
       {detail && (
@@ -174,7 +169,6 @@ export function PromptPage({ name, search }: { name: string; search: URLSearchPa
                 key={previewV ?? detail.activeVersion ?? detail.latestVersion}
                 name={name}
                 version={previewV ?? detail.activeVersion ?? detail.latestVersion}
-                args={(versionArgs(detail, previewV))}
                 revision={revision}
               />
             </section>
@@ -183,13 +177,4 @@ export function PromptPage({ name, search }: { name: string; search: URLSearchPa
       )}
     </section>
   );
-}
-
-function versionArgs(d: PromptDetail, n: number | null) {
-  const v = n == null ? d.active ?? d.latest : n === d.active?.version ? d.active : n === d.latest.version ? d.latest : null;
-  return v?.arguments ?? d.latest.arguments;
-}
-
-export function goToPrompt(name: string) {
-  navigate(href.prompt(name), { replace: true });
 }

@@ -9,16 +9,27 @@ import { nonEmpty, SampleArgs } from './sample-args';
 interface Props {
   name: string;
   version: number;
-  args: Argument[];
   revision?: number;
 }
 
-export function ServerPreview({ name, version, args, revision = 0 }: Props) {
+export function ServerPreview({ name, version, revision = 0 }: Props) {
+  const [args, setArgs] = useState<Argument[]>([]);
   const [values, setValues] = useState<Record<string, string>>({});
   const [result, setResult] = useState<RenderResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const key = JSON.stringify(nonEmpty(values, args.map((a) => a.name)));
+
+  useEffect(() => {
+    let live = true;
+    api.getVersion(name, version).then(
+      (v) => live && setArgs(v.arguments),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [name, version]);
 
   useEffect(() => {
     const ctl = new AbortController();

@@ -1,0 +1,154 @@
+// Editor form state, its conversion to the API body, and live client-side checks.
+import { isUriTemplate, scanTemplate, uriTemplateVars } from '../../lib/template-vars';
+import type { Annotations, ContentType, Icon, Message, Role, Version, VersionBody } from '../../types';
+
+export interface ArgRow {
+  key: string;
+  name: string;
+  title: string;
+  description: string;
+  required: boolean;
+  choices: string; // comma separated
+  maxLength: string;
+}
+export interface MsgRow {
+  key: string;
+  role: Role;
+  type: ContentType;
+  text: string;
+  uri: string; // resource / resource_link uri, or image/audio resourceUri
+  inline?: { data: string; mimeType: string };
+  annotations?: Annotations;
+}
+export interface Form {
+  name: string;
+  title: string;
+  description: string;
+  note: string;
+  icons: Icon[] | null;
+  args: ArgRow[];
+  messages: MsgRow[];
+  activate: boolean;
+}
+
+let counter = 0;
+export const newKey = () => `k${++counter}`;
+export const emptyArg = (name = ''): ArgRow => ({ key: newKey(), name, title: '', description: '', required: false, choices: '', maxLength: '' });
+export const emptyMsg = (role: Role = 'user'): MsgRow => ({ key: newKey(), role, type: 'text', text: '', uri: '' });
+
+export function emptyForm(): Form {
+  return { name: '', title: '', description: '', note: '', icons: null, args: [], messages: [emptyMsg()], activate: false };
+}
+
+export function formFromVersion(v: Version): Form {
+  return {
+    name: '',
+    title: v.title ?? '',
+    description: v.description ?? '',
+    note: '',
+    icons: v.icons,
+    activate: false,
+    args: v.arguments.map((a) => ({
+      key: newKey(),
+      name: a.name,
+      title: a.title ?? '',
+      description: a.description ?? '',
+      required: a.required,
+      choices: (a.choices ?? []).join(', '),
+      maxLength: a.maxLength == null ? '' : String(a.maxLength),
+    })),
+    messages: v.messages.map((m) => {
+      const c = m.content;
+      const row: MsgRow = { key: newKey(), role: m.role, type: c.type, text: '', uri: '', annotations: c.annotations };
+      if (c.type === 'text') row.text = c.text;
+      else if (c.type === 'image' || c.type === 'audio') {
+        if (c.resourceUri) row.uri = c.resourceUri;
+        else if (c.data) row.inline = { data: c.data, mimeType: c.mimeType ?? 'application/octet-stream' };
+      } else row.uri = c.uri;
+      return row;
+    }),
+  };
+}
+
+const opt = (s: string) => (s.trim() === '' ? undefined : s.trim());
+
+function messageBody(m: MsgRow): Message {
+  const annotations = m.annotations;
+  switch (m.type) {
+    case 'text':
+      return { role: m.role, content: { type: 'text', text: m.text, annotations } };
+    case 'image':
+    case 'audio':
+      return m.inline && !m.uri
+        ? { role: m.role, content: { type: m.type, data: m.inline.data, mimeType: m.inline.mimeType, annotations } }
+        : { role: m.role, content: { type: m.type, resourceUri: m.uri.trim(), annotations } };
+    default:
+      return { role: m.role, content: { type: m.type, uri: m.uri.trim(), annotations } };
+  }
+}
+
+/** Rows are sent in order and never filtered, so server error paths (arguments[1].name) match the rows on screen. */
+export function toBody(f: Form): VersionBody {
+  return {
+    title: opt(f.title),
+    description: opt(f.description),
+    note: opt(f.note),
+    ...(f.icons?.length ? { icons: f.icons } : {}),
+    arguments: f.args.map((a) => {
+      const choices = a.choices.split(',').map((c) => c.trim()).filter(Boolean);
+      return {
+        name: a.name.trim(),
+        title: opt(a.title),
+        description: opt(a.description),
+        required: a.required,
+        ...(choices.length ? { choices } : {}),
+        ...(a.maxLength.trim() !== '' ? { maxLength: Number(a.maxLength) } : {}),
+      };
+    }),
+    messages: f.messages.map(messageBody),
+    activate: f.activate,
+  };
+}
+
+export const NAME_RE = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** Problems visible before saving, keyed like server error paths. The server stays the authority. */
+export function checkForm(f: Form, isNew: boolean): Record<string, string> {
+  const w: Record<string, string> = {};
+  if (isNew && !NAME_RE.test(f.name)) w.name = f.name ? 'Use 1–128 letters, digits, _ - or .' : 'A name is required.';
+  const declared = new Set<string>();
+  f.args.forEach((a, i) => {
+    const n = a.name.trim();
+    if (!n) w[`arguments[${i}].name`] = 'Give the argument a name.';
+    else if (declared.has(n)) w[`arguments[${i}].name`] = `"${n}" is declared twice.`;
+    declared.add(n);
+  });
+  if (f.messages.length === 0) w.messages = 'Add at least one message.';
+  f.messages.forEach((m, i) => {
+    if (m.type === 'text') {
+      const scan = scanTemplate(m.text);
+      const missing = scan.names.filter((n) => !declared.has(n));
+      if (scan.error) w[`messages[${i}].content.text`] = `Template does not parse: ${scan.error}`;
+      else if (missing.length) w[`messages[${i}].content.text`] = `Undeclared: ${missing.map((n) => `{{${n}}}`).join(', ')}. Add ${missing.length === 1 ? 'it' : 'them'} as arguments.`;
+    } else if (m.type === 'resource' || m.type === 'resource_link') {
+      const path = `messages[${i}].content.uri`;
+      if (!m.uri.trim()) w[path] = 'Choose a resource or type a URI.';
+      else if (isUriTemplate(m.uri)) {
+        const missing = uriTemplateVars(m.uri).filter((n) => !declared.has(n));
+        if (missing.length) w[path] = `URI template variables not declared as arguments: ${missing.join(', ')}.`;
+      }
+    } else if (!m.uri.trim() && !m.inline) w[`messages[${i}].content.resourceUri`] = `Choose a stored ${m.type} resource.`;
+  });
+  return w;
+}
+
+/** Every undeclared variable used by messages (templates and URI templates). */
+export function undeclaredVars(f: Form): string[] {
+  const declared = new Set(f.args.map((a) => a.name.trim()));
+  const used = new Set<string>();
+  for (const m of f.messages) {
+    const names = m.type === 'text' ? scanTemplate(m.text).names : m.type === 'resource' || m.type === 'resource_link' ? uriTemplateVars(m.uri) : [];
+    names.forEach((n) => used.add(n));
+  }
+  return [...used].filter((n) => !declared.has(n));
+}

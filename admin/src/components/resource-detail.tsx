@@ -1,0 +1,70 @@
+// One resource: its content (text, image, audio, or a download), the prompts that bind it, delete.
+import { useEffect, useMemo, useState } from 'react';
+import { ApiError, api, errorMessage } from '../api';
+import { href, Link } from '../router';
+import type { Resource, ResourceDetail } from '../types';
+import { Badge, Banner } from './bits';
+import { useDialog } from './dialog';
+
+function toBlobUrl(d: ResourceDetail): string {
+  const bytes = d.blob != null ? Uint8Array.from(atob(d.blob), (c) => c.charCodeAt(0)) : new TextEncoder().encode(d.text ?? '');
+  return URL.createObjectURL(new Blob([bytes], { type: d.mimeType }));
+}
+
+export function ResourceDetailPanel({ id, revision, onDeleted }: { id: Resource['id']; revision: number; onDeleted: () => void }) {
+  const [d, setD] = useState<ResourceDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [ask, dialog] = useDialog();
+  useEffect(() => {
+    api.getResource(id).then(setD, (err) => setError(errorMessage(err)));
+  }, [id, revision]);
+  const url = useMemo(() => (d ? toBlobUrl(d) : null), [d]);
+  useEffect(() => () => void (url && URL.revokeObjectURL(url)), [url]);
+
+  const remove = async () => {
+    if (!d) return;
+    const a = await ask({ title: 'Delete resource?', message: <p>Delete <code>{d.uri}</code>? Draft versions that bind it will no longer render.</p>, confirmLabel: 'Delete', danger: true });
+    if (!a.ok) return;
+    try {
+      await api.deleteResource(d.id);
+      onDeleted();
+    } catch (err) {
+      setError(err instanceof ApiError && err.status === 409 ? `Still in use: ${err.problem.detail ?? 'an active prompt binds this resource'}. Roll those prompts to versions without it first.` : errorMessage(err));
+    }
+  };
+
+  if (!d) return <div className="res-detail">{error ? <Banner kind="error">{error}</Banner> : <p className="muted">Loading…</p>}</div>;
+  const file = d.uri.split(/[/:]/).filter(Boolean).pop() || d.name;
+  return (
+    <div className="res-detail" data-testid="resource-detail">
+      {dialog}
+      {error && <Banner kind="error">{error}</Banner>}
+      {d.description && <p>{d.description}</p>}
+      {d.text != null && <pre className="res-text" data-testid="resource-text">{d.text}</pre>}
+      {d.blob != null && url && d.mimeType.startsWith('image/') && <img className="res-media" src={url} alt={d.title ?? d.name} />}
+      {d.blob != null && url && d.mimeType.startsWith('audio/') && <audio controls src={url} aria-label={d.title ?? d.name} />}
+      <div className="row-gap">
+        {url && (
+          <a className="btn btn-small" href={url} download={file} data-testid="resource-download">
+            Download
+          </a>
+        )}
+        <button type="button" className="btn btn-small btn-danger-outline" onClick={remove} data-testid="resource-delete">
+          Delete
+        </button>
+      </div>
+      <h4>Used by</h4>
+      {d.usedBy.length === 0 ? (
+        <p className="muted small" data-testid="resource-used-by">No prompt binds this resource.</p>
+      ) : (
+        <ul className="used-by" data-testid="resource-used-by">
+          {d.usedBy.map((u) => (
+            <li key={`${u.prompt}@${u.version}`}>
+              <Link href={href.prompt(u.prompt)} className="mono">{u.prompt}</Link> v{u.version} {u.active && <Badge kind="active">active</Badge>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

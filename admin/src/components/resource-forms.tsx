@@ -1,0 +1,122 @@
+// Create a text resource, or upload a binary file (read as base64).
+import { useId, useState, type FormEvent } from 'react';
+import { ApiError, api, errorMessage } from '../api';
+import type { ResourceBody } from '../types';
+import { Banner, describe, FieldError, formatBytes, type Messages } from './bits';
+
+function useSubmit(onCreated: (msg: string) => void) {
+  const [errors, setErrors] = useState<Messages>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (body: ResourceBody, reset: () => void) => {
+    setBusy(true);
+    setErrors({});
+    setError(null);
+    try {
+      const r = await api.createResource(body);
+      reset();
+      onCreated(`Added ${r.uri}.`);
+    } catch (err) {
+      if (err instanceof ApiError && err.problem.errors?.length) setErrors(err.fieldErrors);
+      else if (err instanceof ApiError && err.status === 409) setErrors({ uri: err.problem.detail ?? 'A resource with this URI already exists.' });
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { errors, error, busy, submit };
+}
+
+function Text({ id, label, path, value, set, errors, testId, placeholder, mono }: { id: string; label: string; path: string; value: string; set: (v: string) => void; errors: Messages; testId: string; placeholder?: string; mono?: boolean }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} className={mono ? 'mono' : undefined} data-testid={testId} value={value} placeholder={placeholder} onChange={(e) => set(e.target.value)} {...describe(path, errors)} />
+      <FieldError path={path} errors={errors} />
+    </div>
+  );
+}
+
+export function TextResourceForm({ onCreated }: { onCreated: (msg: string) => void }) {
+  const id = useId();
+  const [f, setF] = useState({ uri: '', name: '', title: '', mimeType: 'text/plain', text: '' });
+  const { errors, error, busy, submit } = useSubmit(onCreated);
+  const set = (k: keyof typeof f) => (v: string) => setF((x) => ({ ...x, [k]: v }));
+  const go = (e: FormEvent) => {
+    e.preventDefault();
+    void submit({ uri: f.uri.trim(), name: f.name.trim(), title: f.title.trim() || undefined, mimeType: f.mimeType.trim(), text: f.text }, () => setF({ uri: '', name: '', title: '', mimeType: 'text/plain', text: '' }));
+  };
+  return (
+    <form className="card stack-sm" onSubmit={go} aria-labelledby={`${id}-h`} data-testid="resource-text-form">
+      <h3 id={`${id}-h`}>New text resource</h3>
+      {error && <Banner kind="error">{error}</Banner>}
+      <Text id={`${id}-uri`} label="URI" path="uri" value={f.uri} set={set('uri')} errors={errors} testId="res-uri" placeholder="docs://style-guide" mono />
+      <Text id={`${id}-name`} label="Name" path="name" value={f.name} set={set('name')} errors={errors} testId="res-name" />
+      <Text id={`${id}-title`} label="Title (optional)" path="title" value={f.title} set={set('title')} errors={errors} testId="res-title" />
+      <Text id={`${id}-mime`} label="MIME type" path="mimeType" value={f.mimeType} set={set('mimeType')} errors={errors} testId="res-mime" mono />
+      <div className="field">
+        <label htmlFor={`${id}-text`}>Text</label>
+        <textarea id={`${id}-text`} rows={5} className="mono" data-testid="res-text" value={f.text} onChange={(e) => set('text')(e.target.value)} {...describe('text', errors)} />
+        <FieldError path="text" errors={errors} />
+      </div>
+      <button type="submit" className="btn btn-primary" data-testid="res-create" disabled={busy}>
+        {busy ? 'Adding…' : 'Add text resource'}
+      </button>
+    </form>
+  );
+}
+
+function readBase64(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(String(r.result).replace(/^data:[^,]*,/, ''));
+    r.onerror = () => reject(r.error ?? new Error('Could not read the file'));
+    r.readAsDataURL(file);
+  });
+}
+
+export function UploadForm({ onCreated }: { onCreated: (msg: string) => void }) {
+  const id = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const [f, setF] = useState({ uri: '', name: '', mimeType: '' });
+  const [inputKey, setInputKey] = useState(0);
+  const { errors, error, busy, submit } = useSubmit(onCreated);
+  const set = (k: keyof typeof f) => (v: string) => setF((x) => ({ ...x, [k]: v }));
+  const pick = (file: File | null) => {
+    setFile(file);
+    if (file) setF({ uri: `files://${file.name.replace(/\s+/g, '-')}`, name: file.name, mimeType: file.type || 'application/octet-stream' });
+  };
+  const go = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!file) return;
+    const blob = await readBase64(file);
+    await submit({ uri: f.uri.trim(), name: f.name.trim(), mimeType: f.mimeType.trim(), blob }, () => {
+      setFile(null);
+      setF({ uri: '', name: '', mimeType: '' });
+      setInputKey((k) => k + 1);
+    });
+  };
+  return (
+    <form className="card stack-sm" onSubmit={go} aria-labelledby={`${id}-h`} data-testid="resource-upload-form">
+      <h3 id={`${id}-h`}>Upload a file</h3>
+      <p className="muted small">Images and audio can be used in image/audio messages; any file can be embedded.</p>
+      {error && <Banner kind="error">{error}</Banner>}
+      <div className="field">
+        <label htmlFor={`${id}-file`}>File</label>
+        <input key={inputKey} id={`${id}-file`} type="file" data-testid="res-file" onChange={(e) => pick(e.target.files?.[0] ?? null)} {...describe('blob', errors)} />
+        {file && <p className="hint">{formatBytes(file.size)}</p>}
+        <FieldError path="blob" errors={errors} />
+      </div>
+      {file && (
+        <>
+          <Text id={`${id}-uri`} label="URI" path="uri" value={f.uri} set={set('uri')} errors={errors} testId="res-upload-uri" mono />
+          <Text id={`${id}-name`} label="Name" path="name" value={f.name} set={set('name')} errors={errors} testId="res-upload-name" />
+          <Text id={`${id}-mime`} label="MIME type" path="mimeType" value={f.mimeType} set={set('mimeType')} errors={errors} testId="res-upload-mime" mono />
+        </>
+      )}
+      <button type="submit" className="btn btn-primary" data-testid="res-upload" disabled={busy || !file}>
+        {busy ? 'Uploading…' : 'Upload'}
+      </button>
+    </form>
+  );
+}

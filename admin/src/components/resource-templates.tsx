@@ -1,0 +1,104 @@
+// Resource templates: list, create, delete.
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { ApiError, api, errorMessage } from '../api';
+import { useLive } from '../live';
+import type { ResourceTemplate } from '../types';
+import { Banner, describe, FieldError, type Messages } from './bits';
+import { useDialog } from './dialog';
+
+const EMPTY = { uriTemplate: '', name: '', mimeType: 'text/plain', text: '' };
+
+export function ResourceTemplates() {
+  const id = useId();
+  const [items, setItems] = useState<ResourceTemplate[]>([]);
+  const [f, setF] = useState(EMPTY);
+  const [errors, setErrors] = useState<Messages>({});
+  const [error, setError] = useState<string | null>(null);
+  const [info, setInfo] = useState<string | null>(null);
+  const [ask, dialog] = useDialog();
+  const { revision } = useLive();
+  const [tick, setTick] = useState(0);
+
+  useEffect(() => {
+    api.listTemplates().then((p) => setItems(p.items), (err) => setError(errorMessage(err)));
+  }, [revision, tick]);
+
+  const set = (k: keyof typeof EMPTY) => (v: string) => setF((x) => ({ ...x, [k]: v }));
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    setErrors({});
+    setError(null);
+    try {
+      const t = await api.createTemplate({ uriTemplate: f.uriTemplate.trim(), name: f.name.trim(), mimeType: f.mimeType.trim(), text: f.text });
+      setF(EMPTY);
+      setInfo(`Added template ${t.uriTemplate}.`);
+      setTick((n) => n + 1);
+    } catch (err) {
+      if (err instanceof ApiError && err.problem.errors?.length) setErrors(err.fieldErrors);
+      setError(errorMessage(err));
+    }
+  };
+  const remove = async (t: ResourceTemplate) => {
+    const a = await ask({ title: 'Delete resource template?', message: <p>Prompts binding <code>{t.uriTemplate}</code> will fail to render.</p>, confirmLabel: 'Delete', danger: true });
+    if (!a.ok) return;
+    try {
+      await api.deleteTemplate(t.id);
+      setInfo(`Deleted template ${t.uriTemplate}.`);
+      setTick((n) => n + 1);
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+  const input = (k: keyof typeof EMPTY, label: string, testId: string, mono = false) => (
+    <div className="field">
+      <label htmlFor={`${id}-${k}`}>{label}</label>
+      <input id={`${id}-${k}`} className={mono ? 'mono' : undefined} data-testid={testId} value={f[k]} onChange={(e) => set(k)(e.target.value)} {...describe(k, errors)} />
+      <FieldError path={k} errors={errors} />
+    </div>
+  );
+
+  return (
+    <section className="card" aria-labelledby={`${id}-h`}>
+      {dialog}
+      <h2 id={`${id}-h`}>Resource templates</h2>
+      <p className="muted small">
+        A URI template such as <code>{'logs://recent?timeframe={timeframe}'}</code> whose content is rendered from the URI&apos;s variables.
+      </p>
+      {info && <Banner kind="success">{info}</Banner>}
+      {error && <Banner kind="error">{error}</Banner>}
+      {items.length === 0 ? (
+        <p className="muted">No templates yet.</p>
+      ) : (
+        <ul className="res-list" data-testid="template-list">
+          {items.map((t) => (
+            <li key={t.id} className="res-row" data-testid="template-row" data-uri={t.uriTemplate}>
+              <div className="grow">
+                <code className="res-uri">{t.uriTemplate}</code>
+                <div className="muted small">
+                  {t.name} · {t.mimeType}
+                </div>
+              </div>
+              <button type="button" className="btn btn-small btn-danger-outline" onClick={() => remove(t)} aria-label={`Delete template ${t.uriTemplate}`}>
+                Delete
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="stack-sm" onSubmit={create} aria-label="New resource template">
+        <h3>New template</h3>
+        {input('uriTemplate', 'URI template', 'tpl-uri', true)}
+        {input('name', 'Name', 'tpl-name')}
+        {input('mimeType', 'MIME type', 'tpl-mime', true)}
+        <div className="field">
+          <label htmlFor={`${id}-text`}>Content template</label>
+          <textarea id={`${id}-text`} rows={4} className="mono" data-testid="tpl-text" value={f.text} onChange={(e) => set('text')(e.target.value)} {...describe('text', errors)} />
+          <FieldError path="text" errors={errors} />
+        </div>
+        <button type="submit" className="btn btn-primary" data-testid="tpl-create">
+          Add template
+        </button>
+      </form>
+    </section>
+  );
+}
