@@ -71,12 +71,50 @@ export interface EngineHandle {
   provider: DbProvider;
 }
 
+interface RawAdapter {
+  executeRaw(q: { sql: string; args: unknown[] }): Promise<number>;
+  executeScript(sql: string): Promise<void>;
+}
+
+/**
+ * The engine replays whole migration files on SQLite shadow databases through
+ * executeRaw, which better-sqlite3 refuses for multi-statement SQL; route
+ * argument-less statements through executeScript there instead.
+ */
+function sqliteShadowCompat(factory: object): object {
+  const f = factory as { provider: string; adapterName: string; connect(): Promise<unknown>; connectToShadowDb(): Promise<RawAdapter> };
+  return {
+    provider: f.provider,
+    adapterName: f.adapterName,
+    connect: () => f.connect(),
+    connectToShadowDb: async () => {
+      const a = await f.connectToShadowDb();
+      return new Proxy(a, {
+        get(target, key) {
+          if (key === 'executeRaw') {
+            return async (q: { sql: string; args: unknown[] }) => {
+              if (q.args.length === 0) {
+                await target.executeScript(q.sql);
+                return 0;
+              }
+              return target.executeRaw(q);
+            };
+          }
+          const v = (target as unknown as Record<PropertyKey, unknown>)[key];
+          return typeof v === 'function' ? v.bind(target) : v;
+        },
+      });
+    },
+  };
+}
+
 /** `adapterFactory` is a Prisma driver adapter factory (better-sqlite3 or pg). */
 export async function openEngine(provider: DbProvider, adapterFactory: object, log: (msg: string) => void = () => {}): Promise<EngineHandle> {
   const bg = await loadWasm();
   const file = schemaPath(provider);
   const content = await readFile(file, 'utf8');
-  const bound = bindMigrationAwareSqlAdapterFactory(adapterFactory as Parameters<typeof bindMigrationAwareSqlAdapterFactory>[0]);
+  const factory = provider === 'sqlite' ? sqliteShadowCompat(adapterFactory) : adapterFactory;
+  const bound = bindMigrationAwareSqlAdapterFactory(factory as Parameters<typeof bindMigrationAwareSqlAdapterFactory>[0]);
   const engine = await bg.SchemaEngine.new({ datamodels: [[file, content]] }, (m: string) => log(m), bound);
   return { engine, schemaFile: { path: file, content }, provider };
 }

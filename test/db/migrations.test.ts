@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { adapterFactoryFor } from '../../src/db/adapter.js';
+import { createDb, migrateDatabase, trackConnections } from '../../src/db/create-db.js';
+import { projectRoot } from '../../src/db/paths.js';
+import { diffMigrationsToSchema, openEngine } from '../../src/db/schema-engine.js';
+import { toPostgresSchema } from '../../scripts/pg-schema-transform.mjs';
+import { tempSqliteUrl } from '../helpers/db.js';
+
+async function drift(provider: 'sqlite', url: string) {
+  // A file-backed shadow database: the engine may connect to it more than once.
+  const shadowDatabaseUrl = provider === 'sqlite' ? tempSqliteUrl().replace(/^file:/, '') : undefined;
+  const t = trackConnections(adapterFactoryFor(url, { shadowDatabaseUrl }));
+  const h = await openEngine(provider, t.factory);
+  try {
+    return await diffMigrationsToSchema(h);
+  } finally {
+    h.engine.free();
+    await t.disposeAll();
+  }
+}
+
+const isEmptyMigration = (sql: string) => sql.trim() === '' || /^-- This is an empty migration\.?$/.test(sql.trim());
+
+describe('migrations', () => {
+  it('SQLite: applying every migration to an empty database yields exactly the schema (engine diff is empty)', async () => {
+    const sql = await drift('sqlite', tempSqliteUrl());
+    expect(isEmptyMigration(sql), sql).toBe(true);
+  });
+
+  it('the PostgreSQL schema is derived from the one model definition', () => {
+    const sqlite = readFileSync(path.join(projectRoot, 'prisma', 'schema.prisma'), 'utf8');
+    const pg = readFileSync(path.join(projectRoot, 'prisma', 'postgres', 'schema.prisma'), 'utf8');
+    expect(pg).toBe(toPostgresSchema(sqlite));
+  });
+
+  it('migrate applies once, records _prisma_migrations, and is a no-op the second time; WAL and busy timeout are on', async () => {
+    const url = tempSqliteUrl();
+    const first = await migrateDatabase(url);
+    expect(first.length).toBeGreaterThan(0);
+    expect(await migrateDatabase(url)).toEqual([]);
+    const db = await createDb(url);
+    const rows = await db.prisma.$queryRawUnsafe<{ migration_name: string; finished_at: unknown }[]>('SELECT migration_name, finished_at FROM _prisma_migrations');
+    expect(rows.map((r) => r.migration_name)).toEqual(first);
+    expect(rows.every((r) => r.finished_at !== null)).toBe(true);
+    expect(await db.prisma.$queryRawUnsafe('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
+    const [{ timeout }] = await db.prisma.$queryRawUnsafe<{ timeout: bigint }[]>('PRAGMA busy_timeout');
+    expect(Number(timeout)).toBeGreaterThanOrEqual(5000);
+    await db.close();
+  });
+});
