@@ -109,6 +109,7 @@ export function PromptPage({ name }: { name: string }) {
           <h1 id={`${id}-h`} className="mono" data-testid="prompt-heading">
             {name}
           </h1>
+          {detail?.latest.title && <p className="subtitle">{(detail.active ?? detail.latest).title}</p>}
           {detail && (
             <p className="status-line" data-testid="prompt-status">
               {detail.activeVersion != null ? <Badge kind="active">serving v{detail.activeVersion}</Badge> : <Badge kind="muted">not served</Badge>}

@@ -66,39 +66,41 @@ export function ResourceTemplates() {
       </p>
       {info && <Banner kind="success">{info}</Banner>}
       {error && <Banner kind="error">{error}</Banner>}
-      {items.length === 0 ? (
-        <p className="muted">No templates yet.</p>
-      ) : (
-        <ul className="res-list" data-testid="template-list">
-          {items.map((t) => (
-            <li key={t.id} className="res-row" data-testid="template-row" data-uri={t.uriTemplate}>
-              <div className="grow">
-                <code className="res-uri">{t.uriTemplate}</code>
-                <div className="muted small">
-                  {t.name} · {t.mimeType}
+      <div className="split">
+        {items.length === 0 ? (
+          <p className="muted">No templates yet.</p>
+        ) : (
+          <ul className="res-list" data-testid="template-list">
+            {items.map((t) => (
+              <li key={t.id} className="res-row" data-testid="template-row" data-uri={t.uriTemplate}>
+                <div className="grow">
+                  <code className="res-uri">{t.uriTemplate}</code>
+                  <div className="muted small">
+                    {t.name} · {t.mimeType}
+                  </div>
                 </div>
-              </div>
-              <button type="button" className="btn btn-small btn-danger-outline" onClick={() => remove(t)} aria-label={`Delete template ${t.uriTemplate}`}>
-                Delete
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <form className="stack-sm" onSubmit={create} aria-label="New resource template">
-        <h3>New template</h3>
-        {input('uriTemplate', 'URI template', 'tpl-uri', true)}
-        {input('name', 'Name', 'tpl-name')}
-        {input('mimeType', 'MIME type', 'tpl-mime', true)}
-        <div className="field">
-          <label htmlFor={`${id}-text`}>Content template</label>
-          <textarea id={`${id}-text`} rows={4} className="mono" data-testid="tpl-text" value={f.text} onChange={(e) => set('text')(e.target.value)} {...describe('text', errors)} />
-          <FieldError path="text" errors={errors} />
-        </div>
-        <button type="submit" className="btn btn-primary" data-testid="tpl-create">
-          Add template
-        </button>
-      </form>
+                <button type="button" className="btn btn-small btn-danger-outline" onClick={() => remove(t)} aria-label={`Delete template ${t.uriTemplate}`}>
+                  Delete
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <form className="stack-sm" onSubmit={create} aria-label="New resource template">
+          <h3>New template</h3>
+          {input('uriTemplate', 'URI template', 'tpl-uri', true)}
+          {input('name', 'Name', 'tpl-name')}
+          {input('mimeType', 'MIME type', 'tpl-mime', true)}
+          <div className="field">
+            <label htmlFor={`${id}-text`}>Content template</label>
+            <textarea id={`${id}-text`} rows={4} className="mono" data-testid="tpl-text" value={f.text} onChange={(e) => set('text')(e.target.value)} {...describe('text', errors)} />
+            <FieldError path="text" errors={errors} />
+          </div>
+          <button type="submit" className="btn btn-primary" data-testid="tpl-create">
+            Add template
+          </button>
+        </form>
+      </div>
     </section>
   );
 }

@@ -46,9 +46,9 @@ export function VersionHistory({ versions, activeVersion, busy, onActivate, onCo
                 {activateLabel(v.version, activeVersion)}
               </button>
             )}
-            <button type="button" className="btn btn-small" data-testid="version-compare" onClick={() => onCompare(v.version)} aria-label={`Compare v${v.version}`}>
+            {versions.length > 1 && <button type="button" className="btn btn-small" data-testid="version-compare" onClick={() => onCompare(v.version)} aria-label={`Compare v${v.version}`}>
               Compare
-            </button>
+            </button>}
             <button type="button" className="btn btn-small" data-testid="version-preview" onClick={() => onPreview(v.version)} aria-label={`Preview v${v.version}`}>
               Preview
             </button>

@@ -14,6 +14,7 @@ interface Props {
 
 export function ServerPreview({ name, version, revision = 0 }: Props) {
   const [args, setArgs] = useState<Argument[]>([]);
+  const [loaded, setLoaded] = useState(false);
   const [values, setValues] = useState<Record<string, string>>({});
   const [result, setResult] = useState<RenderResult | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -23,7 +24,11 @@ export function ServerPreview({ name, version, revision = 0 }: Props) {
   useEffect(() => {
     let live = true;
     api.getVersion(name, version).then(
-      (v) => live && setArgs(v.arguments),
+      (v) => {
+        if (!live) return;
+        setArgs(v.arguments);
+        setLoaded(true);
+      },
       () => {},
     );
     return () => {
@@ -31,7 +36,11 @@ export function ServerPreview({ name, version, revision = 0 }: Props) {
     };
   }, [name, version]);
 
+  const missing = args.filter((a) => a.required && !values[a.name]).map((a) => a.name);
+  const ready = loaded && missing.length === 0;
+
   useEffect(() => {
+    if (!ready) return;
     const ctl = new AbortController();
     const t = setTimeout(async () => {
       setLoading(true);
@@ -50,7 +59,7 @@ export function ServerPreview({ name, version, revision = 0 }: Props) {
       clearTimeout(t);
       ctl.abort();
     };
-  }, [name, version, key, revision]);
+  }, [name, version, key, revision, ready]);
 
   return (
     <div className="preview" aria-busy={loading}>
@@ -58,12 +67,17 @@ export function ServerPreview({ name, version, revision = 0 }: Props) {
       <p className="muted" data-testid="preview-mode">
         Rendered by the server from saved v{version}, exactly as MCP clients receive it.
       </p>
-      {error && (
+      {loaded && missing.length > 0 && (
+        <p className="muted" data-testid="preview-missing">
+          Fill in {missing.join(', ')} to render (required).
+        </p>
+      )}
+      {error && ready && (
         <Banner kind="warning" testId="preview-error">
           {error}
         </Banner>
       )}
-      {result && <RenderedMessages result={result} />}
+      {result && ready && <RenderedMessages result={result} />}
     </div>
   );
 }
