@@ -1,12 +1,13 @@
 // Watches the change log and hands new events to subscribers (cache invalidation,
 // MCP notifications, the admin SSE stream), in this process and across processes.
-// Local writes call poke() right after commit. Other processes' writes are found by
-// polling something cheap: SQLite's `PRAGMA data_version` (changes only when another
-// connection commits), or the newest event id on PostgreSQL; events are read only
-// when that changes.
+// Local writes call poke() right after commit. Other processes' writes are found
+// cheaply: on SQLite by polling `PRAGMA data_version` (it changes only when another
+// connection commits); on PostgreSQL by LISTEN/NOTIFY, with a slow poll of the newest
+// event id as a safety net. Events are read only when something changed.
 import type { Db } from '../db/create-db.js';
 import type { ChangeEvent } from './types.js';
 import { eventsAfter, lastEventId } from './repo/events-repo.js';
+import { listenForChanges, type PgListener } from './pg-listener.js';
 
 export type ChangeListener = (events: ChangeEvent[]) => void | Promise<void>;
 
@@ -21,7 +22,8 @@ export interface ChangeFeed {
 }
 
 export function createChangeFeed(db: Db, opts: { pollMs?: number; onError?: (e: unknown) => void } = {}): ChangeFeed {
-  const pollMs = opts.pollMs ?? (db.provider === 'sqlite' ? 25 : 100);
+  const pollMs = opts.pollMs ?? (db.provider === 'sqlite' ? 25 : 1_000);
+  let listener: PgListener | undefined;
   const listeners = new Set<ChangeListener>();
   let last = 0;
   let marker: unknown;
@@ -89,10 +91,13 @@ export function createChangeFeed(db: Db, opts: { pollMs?: number; onError?: (e: 
       last = await lastEventId(db.prisma);
       marker = await readMarker();
       timer = setTimeout(tick, pollMs).unref();
+      if (db.provider === 'postgresql') listener = listenForChanges(db.url, () => void poke(), opts.onError);
     },
     stop() {
       if (timer) clearTimeout(timer);
       timer = undefined;
+      void listener?.close();
+      listener = undefined;
     },
     lastId: () => last,
     since: (id, limit = 1000) => eventsAfter(db.prisma, id, limit),

@@ -2,7 +2,7 @@ import { PrismaClient as SqliteClient } from '../generated/sqlite/client.js';
 import { PrismaClient as PgClient } from '../generated/postgres/client.js';
 import { adapterFactoryFor, sqliteFilePath } from './adapter.js';
 import { providerOf, type DbProvider } from './provider.js';
-import { openEngine, applyMigrations } from './schema-engine.js';
+import { openEngine, applyMigrations, readMigrations } from './schema-engine.js';
 
 // Both generated clients expose the same model API; the repository layer is typed
 // against the SQLite one.
@@ -40,9 +40,39 @@ export async function createDb(rawUrl?: string, opts: { poolMax?: number } = {})
   return { prisma, provider, url, close: () => prisma.$disconnect() };
 }
 
+/**
+ * Migration names recorded as applied, read without the schema engine. The engine
+ * takes SQLite's EXCLUSIVE locking mode, which waits for every other connection to
+ * go away; a `promptd mcp` started next to a running `promptd serve` must not, so we
+ * only start the engine when something is pending.
+ */
+async function appliedMigrationNames(url: string): Promise<Set<string> | null> {
+  const factory = adapterFactoryFor(url, { poolMax: 1 }) as unknown as {
+    connect(): Promise<{ queryRaw(q: { sql: string; args: unknown[]; argTypes: unknown[] }): Promise<{ rows: unknown[][] }>; dispose(): Promise<void> }>;
+  };
+  const conn = await factory.connect();
+  try {
+    const rs = await conn.queryRaw({
+      sql: 'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+      args: [],
+      argTypes: [],
+    });
+    return new Set(rs.rows.map((r) => String(r[0])));
+  } catch {
+    return null; // no migrations table yet
+  } finally {
+    await conn.dispose();
+  }
+}
+
 /** Applies pending migrations through Prisma's wasm schema engine. */
 export async function migrateDatabase(rawUrl?: string): Promise<string[]> {
   const url = normaliseDatabaseUrl(rawUrl);
+  const applied = await appliedMigrationNames(url);
+  if (applied) {
+    const { migrationDirectories } = await readMigrations(providerOf(url));
+    if (migrationDirectories.every((d) => applied.has(d.path))) return [];
+  }
   // The engine never closes its connections (free() leaves SQLite's lock held), so
   // we hand it a factory whose connections we close ourselves afterwards.
   const tracked = trackConnections(adapterFactoryFor(url, { poolMax: 2 }));

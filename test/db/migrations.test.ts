@@ -45,8 +45,8 @@ describe('migrations', () => {
     expect(rows.map((r) => r.migration_name)).toEqual(first);
     expect(rows.every((r) => r.finished_at !== null)).toBe(true);
     expect(await db.prisma.$queryRawUnsafe('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
-    const [{ timeout }] = await db.prisma.$queryRawUnsafe<{ timeout: bigint }[]>('PRAGMA busy_timeout');
-    expect(Number(timeout)).toBeGreaterThanOrEqual(5000);
+    const [row] = await db.prisma.$queryRawUnsafe<{ timeout: bigint }[]>("PRAGMA busy_timeout");
+    expect(Number(row?.timeout)).toBeGreaterThanOrEqual(5000);
     await db.close();
   });
 });

@@ -1,18 +1,46 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { createDb, migrateDatabase } from '../../src/db/create-db.js';
 import { createCore, type Core } from '../../src/core/index.js';
+
+/** Which database the suite runs against: PROMPTD_TEST_DB=postgres selects PostgreSQL. */
+export const TEST_DB = process.env.PROMPTD_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+export const PG_ADMIN_URL = process.env.PROMPTD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** Every database this run creates starts with this prefix, so concurrent runs never collide. */
+export const PG_RUN_PREFIX = `pdt_${process.env.PROMPTD_TEST_RUN_ID ?? 'local'}_`;
 
 /** A fresh SQLite file in its own temp directory. */
 export function tempSqliteUrl(): string {
   return `file:${path.join(mkdtempSync(path.join(os.tmpdir(), 'promptd-test-')), 'test.db')}`;
 }
 
+/** A fresh PostgreSQL database of this test run. */
+export async function tempPostgresUrl(): Promise<string> {
+  const name = `${PG_RUN_PREFIX}${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  const u = new URL(PG_ADMIN_URL);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** A fresh, empty database of the kind this run tests. */
+export async function tempDbUrl(): Promise<string> {
+  return TEST_DB === 'postgres' ? tempPostgresUrl() : tempSqliteUrl();
+}
+
 export async function makeCore(opts: { url?: string; adminToken?: string } = {}): Promise<Core> {
-  const url = opts.url ?? tempSqliteUrl();
+  const url = opts.url ?? (await tempDbUrl());
   await migrateDatabase(url);
-  return createCore({ db: await createDb(url), adminToken: opts.adminToken });
+  return createCore({ db: await createDb(url, { poolMax: 4 }), adminToken: opts.adminToken });
 }
 
 export const actor = { name: 'test' };

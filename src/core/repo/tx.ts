@@ -18,8 +18,15 @@ export async function writeTx<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T>
     return await db.prisma.$transaction(async (tx) => {
       if (db.provider === 'sqlite') {
         await tx.$executeRawUnsafe(`UPDATE "Setting" SET "value" = "value" WHERE "key" = 'write_lock'`);
+      } else {
+        // Writers commit one at a time, so change-log ids become visible in id
+        // order and a follower reading `id > last` never skips a late commit.
+        await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(7320247)');
       }
-      return fn(tx);
+      const result = await fn(tx);
+      // Delivered to every LISTENing instance when (and only if) this commits.
+      if (db.provider === 'postgresql') await tx.$executeRawUnsafe(`SELECT pg_notify('promptd_changes', '')`);
+      return result;
     }, TX_OPTIONS);
   } catch (e) {
     throw translatePrismaError(e);
