@@ -15,7 +15,7 @@ export function PromptList({ search }: { search: URLSearchParams }) {
   const [cursor, setCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
-  const { revision } = useLive();
+  const { revision, last } = useLive();
   const countRef = useRef(0);
   countRef.current = items.length;
   const id = useId();
@@ -103,7 +103,7 @@ export function PromptList({ search }: { search: URLSearchParams }) {
       )}
       <ul className="prompt-list" data-testid="prompt-list" aria-busy={loading}>
         {items.map((p) => (
-          <li key={p.name} className="prompt-row" data-testid="prompt-row" data-name={p.name}>
+          <li key={p.name} className={`prompt-row${last?.entityKey === p.name ? ' is-fresh' : ''}`} data-testid="prompt-row" data-name={p.name}>
             <div className="prompt-row-main">
               <Link href={href.prompt(p.name)} className="prompt-name">
                 {p.name}

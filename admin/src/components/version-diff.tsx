@@ -89,6 +89,12 @@ export function VersionDiff({ name, versions, from, to, onChange, revision }: Pr
               <caption className="sr-only">
                 Differences between version {from} (left) and version {to} (right)
               </caption>
+              <colgroup>
+                <col className="diff-no-col" />
+                <col />
+                <col className="diff-no-col" />
+                <col />
+              </colgroup>
               <thead>
                 <tr>
                   <th colSpan={2} scope="col">v{from}</th>
