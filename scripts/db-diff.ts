@@ -21,7 +21,7 @@ const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
 for (const provider of ['sqlite', 'postgresql'] as DbProvider[]) {
   // The engine diffs against a shadow database it builds from the migrations folder.
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'promptd-diff-'));
-  const url = provider === 'sqlite' ? `file:${path.join(tmp, 'diff.db')}` : (process.env.PG_DIFF_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+  const url = provider === 'sqlite' ? `file:${path.join(tmp, 'diff.db')}` : (process.env.PG_DIFF_URL ?? 'postgres://postgres@127.0.0.1:5432/test'); // only its shadow database is written
   const h = await openEngine(provider, adapterFactoryFor(url, { shadowDatabaseUrl: provider === 'sqlite' ? ':memory:' : undefined }));
   const sql = await diffMigrationsToSchema(h);
   rmSync(tmp, { recursive: true, force: true });

@@ -108,12 +108,41 @@ function sqliteShadowCompat(factory: object): object {
   };
 }
 
+type PerformIO = (q: unknown) => Promise<{ fields: { dataTypeID: number }[] }>;
+
+/**
+ * The engine's PostgreSQL introspection reads catalog columns of type "char"
+ * (OID 18), which @prisma/adapter-pg cannot map; they hold plain text, so we
+ * present them as text (OID 25).
+ */
+function pgCharCompat(factory: object): object {
+  const f = factory as { provider: string; adapterName: string; connect(): Promise<object>; connectToShadowDb(): Promise<object> };
+  const patch = (a: object) => {
+    const conn = a as { performIO?: PerformIO };
+    const original = conn.performIO;
+    if (typeof original === 'function') {
+      conn.performIO = async function (this: unknown, q: unknown) {
+        const r = await original.call(this, q);
+        for (const field of r.fields) if (field.dataTypeID === 18) field.dataTypeID = 25;
+        return r;
+      };
+    }
+    return a;
+  };
+  return {
+    provider: f.provider,
+    adapterName: f.adapterName,
+    connect: async () => patch(await f.connect()),
+    connectToShadowDb: async () => patch(await f.connectToShadowDb()),
+  };
+}
+
 /** `adapterFactory` is a Prisma driver adapter factory (better-sqlite3 or pg). */
 export async function openEngine(provider: DbProvider, adapterFactory: object, log: (msg: string) => void = () => {}): Promise<EngineHandle> {
   const bg = await loadWasm();
   const file = schemaPath(provider);
   const content = await readFile(file, 'utf8');
-  const factory = provider === 'sqlite' ? sqliteShadowCompat(adapterFactory) : adapterFactory;
+  const factory = provider === 'sqlite' ? sqliteShadowCompat(adapterFactory) : pgCharCompat(adapterFactory);
   const bound = bindMigrationAwareSqlAdapterFactory(factory as Parameters<typeof bindMigrationAwareSqlAdapterFactory>[0]);
   const engine = await bg.SchemaEngine.new({ datamodels: [[file, content]] }, (m: string) => log(m), bound);
   return { engine, schemaFile: { path: file, content }, provider };

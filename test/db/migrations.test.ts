@@ -6,9 +6,9 @@ import { createDb, migrateDatabase, trackConnections } from '../../src/db/create
 import { projectRoot } from '../../src/db/paths.js';
 import { diffMigrationsToSchema, openEngine } from '../../src/db/schema-engine.js';
 import { toPostgresSchema } from '../../scripts/pg-schema-transform.mjs';
-import { tempSqliteUrl } from '../helpers/db.js';
+import { PG_ADMIN_URL, tempSqliteUrl } from '../helpers/db.js';
 
-async function drift(provider: 'sqlite', url: string) {
+async function drift(provider: 'sqlite' | 'postgresql', url: string) {
   // A file-backed shadow database: the engine may connect to it more than once.
   const shadowDatabaseUrl = provider === 'sqlite' ? tempSqliteUrl().replace(/^file:/, '') : undefined;
   const t = trackConnections(adapterFactoryFor(url, { shadowDatabaseUrl }));
@@ -26,6 +26,11 @@ const isEmptyMigration = (sql: string) => sql.trim() === '' || /^-- This is an e
 describe('migrations', () => {
   it('SQLite: applying every migration to an empty database yields exactly the schema (engine diff is empty)', async () => {
     const sql = await drift('sqlite', tempSqliteUrl());
+    expect(isEmptyMigration(sql), sql).toBe(true);
+  });
+
+  it('PostgreSQL: the same holds for the PostgreSQL migrations folder', async () => {
+    const sql = await drift('postgresql', PG_ADMIN_URL);
     expect(isEmptyMigration(sql), sql).toBe(true);
   });
 
