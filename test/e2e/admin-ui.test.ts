@@ -6,6 +6,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { confirm, ensureAdminBuilt, launchBrowser, newPage, rest, shot, signIn, startTestServer, until, waitForText, type Running } from './harness.js';
 
+const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 describe.skipIf(process.env.PROMPTD_SKIP_E2E === '1')('admin UI end to end (headless Chromium)', () => {
   let browser: Browser;
   const cleanup: (() => Promise<unknown>)[] = [];
@@ -57,6 +59,13 @@ describe.skipIf(process.env.PROMPTD_SKIP_E2E === '1')('admin UI end to end (head
     await page.getByTestId('res-text').fill('# House style\nPrefer small functions and clear names.');
     await page.getByTestId('res-create').click();
     await page.locator('[data-testid="resource-row"][data-uri="docs://style-guide"]').waitFor();
+    // A binary file, read as base64 in the browser.
+    await page.getByTestId('res-file').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1PX, 'base64') });
+    expect(await page.getByTestId('res-upload-uri').inputValue()).toBe('files://dot.png');
+    await page.getByTestId('res-upload').click();
+    await page.locator('[data-testid="resource-row"][data-uri="files://dot.png"]').waitFor();
+    const uploaded = await rest<{ items: { uri: string; binary: boolean; size: number }[] }>(base, 'GET', '/resources');
+    expect(uploaded.items.find((r) => r.uri === 'files://dot.png')).toMatchObject({ binary: true, size: Buffer.from(PNG_1PX, 'base64').length });
 
     // A new prompt with two arguments and a bound resource.
     await page.getByTestId('nav-prompts').click();
@@ -187,6 +196,11 @@ describe.skipIf(process.env.PROMPTD_SKIP_E2E === '1')('admin UI end to end (head
     await shot(page, '08-editor-422', true);
     // Nothing was saved.
     expect((await rest<{ items: unknown[] }>(server.url, 'GET', '/prompts?archived=all')).items).toHaveLength(0);
+
+    // A token that stops working mid-session (revoked) sends the author back to sign-in, saying why.
+    await page.evaluate(() => sessionStorage.setItem('promptd.adminToken', 'revoked-token'));
+    await page.getByTestId('nav-prompts').click();
+    await waitForText(page.getByTestId('signin-error'), 'Token rejected');
     expect(errors).toEqual([]);
   });
 
@@ -212,6 +226,18 @@ describe.skipIf(process.env.PROMPTD_SKIP_E2E === '1')('admin UI end to end (head
     await waitForText(page.getByTestId('prompt-status'), 'serving v1', 10_000);
     await rest(server.url, 'POST', '/prompts/from-elsewhere/versions', { note: 'tweak', ...body('Summarize {{topic}} briefly') });
     await page.locator('[data-testid="version-row"][data-version="2"]').waitFor({ timeout: 10_000 });
+
+    // An open editor learns that someone else saved first, and a save then is refused with 412 (no lost update).
+    await page.getByTestId('action-new-version').click();
+    await page.getByTestId('msg-text-0').fill('Summarize {{topic}} in one line');
+    await rest(server.url, 'POST', '/prompts/from-elsewhere/versions', { note: 'someone else', ...body('Summarize {{topic}} for a child') });
+    await waitForText(page.getByTestId('editor-stale'), 'Someone else just saved v3', 10_000);
+    await page.getByTestId('editor-save').click();
+    await waitForText(page.getByTestId('editor-message'), 'Someone else changed this prompt');
+    expect((await rest<{ latestVersion: number }>(server.url, 'GET', '/prompts/from-elsewhere')).latestVersion).toBe(3);
+    await page.getByTestId('editor-keep').click();
+    await page.getByTestId('editor-save').click();
+    await waitForText(page.getByTestId('flash'), 'Saved v4');
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
     expect(errors).toEqual([]);
   });

@@ -54,10 +54,10 @@ function Dialog({ req, onDone }: { req: Request; onDone: (a: Answer) => void }) 
           </div>
         )}
         <div className="dialog-actions">
-          <button type="button" className="btn" data-testid="confirm-cancel" onClick={() => onDone({ ok: false, value })}>
+          <button type="button" className="btn" data-testid="confirm-cancel" autoFocus={req.danger && !req.input} onClick={() => onDone({ ok: false, value })}>
             Cancel
           </button>
-          <button type="submit" className={req.danger ? 'btn btn-danger' : 'btn btn-primary'} data-testid="confirm-ok" autoFocus={!req.input}>
+          <button type="submit" className={req.danger ? 'btn btn-danger' : 'btn btn-primary'} data-testid="confirm-ok" autoFocus={!req.danger && !req.input}>
             {req.confirmLabel}
           </button>
         </div>

@@ -17,7 +17,7 @@ export function EditorPage({ name }: { name: string | null }) {
   const isNew = name === null;
   const [form, setForm] = useState<Form | null>(isNew ? emptyForm() : null);
   const [base, setBase] = useState<{ etag: string | null; version: number } | null>(null);
-  const [stale, setStale] = useState<number | null>(null);
+  const [stale, setStale] = useState<{ latest: number; newVersion: boolean } | null>(null);
   const [resources, setResources] = useState<Resource[]>([]);
   const [templates, setTemplates] = useState<ResourceTemplate[]>([]);
   const [errors, setErrors] = useState<Messages>({});
@@ -56,7 +56,7 @@ export function EditorPage({ name }: { name: string | null }) {
   useEffect(() => {
     if (isNew || !base || revision === 0) return;
     api.getPrompt(name).then(({ data, etag }) => {
-      if (etag !== base.etag && data.latestVersion !== base.version) setStale(data.latestVersion);
+      if (etag !== base.etag) setStale({ latest: data.latestVersion, newVersion: data.latestVersion !== base.version });
     }, () => {});
   }, [revision]);
 
@@ -67,6 +67,19 @@ export function EditorPage({ name }: { name: string | null }) {
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
   }, []);
+
+  // Keep the edits but take the current ETag: the next save goes on top of the other author's version.
+  const keepMine = async () => {
+    if (isNew) return;
+    try {
+      const { data, etag } = await api.getPrompt(name);
+      setBase({ etag, version: data.latestVersion });
+      setStale(null);
+      setBanner(null);
+    } catch (err) {
+      setBanner({ kind: 'error', text: errorMessage(err) });
+    }
+  };
 
   const warnings = useMemo(() => (form ? checkForm(form, isNew) : {}), [form, isNew]);
   const declared = useMemo(() => new Set(form?.args.map((a) => a.name.trim()).filter(Boolean)), [form?.args]);
@@ -110,7 +123,7 @@ export function EditorPage({ name }: { name: string | null }) {
       }
     } catch (err) {
       if (err instanceof ApiError && err.status === 412) {
-        setBanner({ kind: 'warning', conflict: true, text: 'Someone else saved a new version of this prompt after you opened the editor, so yours was not saved. Your edits are still here: copy what you need, then reload to start from their version.' });
+        setBanner({ kind: 'warning', conflict: true, text: 'Someone else changed this prompt after you opened the editor, so your version was not saved (nothing is lost: versions never change). Your edits are still here.' });
       } else if (err instanceof ApiError && (err.status === 422 || err.status === 409 || err.status === 400) && err.problem.errors?.length) {
         setErrors(err.fieldErrors);
         setBanner({ kind: 'error', text: `${err.problem.title ?? 'Not saved'}: fix the ${err.problem.errors.length === 1 ? 'field' : `${err.problem.errors.length} fields`} marked below.` });
@@ -135,13 +148,20 @@ export function EditorPage({ name }: { name: string | null }) {
       {!isNew && base && <p className="muted">Starting from v{base.version}. Saving creates v{base.version + 1}; older versions never change.</p>}
       {stale !== null && !banner?.conflict && (
         <Banner kind="warning" testId="editor-stale">
-          Someone else just saved v{stale} of this prompt. Saving yours will be refused; <button type="button" className="btn-link" onClick={loadPrompt}>reload from v{stale}</button> (discards your edits).
+          {stale.newVersion ? `Someone else just saved v${stale.latest} of this prompt.` : 'Someone else just changed this prompt (activation, archive or rename).'} Saving now will be refused.{' '}
+          <button type="button" className="btn-link" onClick={loadPrompt}>Start over from v{stale.latest}</button> (discards your edits) or{' '}
+          <button type="button" className="btn-link" onClick={keepMine}>keep my edits</button> and save them on top.
         </Banner>
       )}
       {banner && (
         <Banner kind={banner.kind} testId="editor-message">
           {banner.text}{' '}
-          {banner.conflict && <button type="button" className="btn-link" onClick={loadPrompt} data-testid="editor-reload">Reload latest</button>}
+          {banner.conflict && (
+            <>
+              <button type="button" className="btn-link" onClick={loadPrompt} data-testid="editor-reload">Start over from the latest</button> or{' '}
+              <button type="button" className="btn-link" onClick={keepMine} data-testid="editor-keep">keep my edits and save on top</button>
+            </>
+          )}
           {errorCount > 0 && (
             <ul className="error-summary">
               {Object.entries(errors).map(([p, m]) => (
