@@ -1,0 +1,99 @@
+// Applies an import plan: resources first (prompts validate against them), then every
+// prompt through the bulk writer. Atomicity is per prompt file: a file's versions and
+// activation commit together or not at all, and one failing file never blocks the rest.
+import { isDomainError, type Actor, type Core, type FieldError, type ResourceInput, type ResourceTemplateInput } from '../core/index.js';
+import { createBulkImport } from '../core/services/bulk-import.js';
+import { planImport, type ImportPlan, type PlanOptions, type PromptPlanItem, type ResourcePlanItem } from './plan.js';
+import { readLibrary } from './read-library.js';
+
+export interface ImportOptions extends PlanOptions {
+  dryRun?: boolean;
+  actor?: Actor;
+  batchSize?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ImportCounts {
+  created: number;
+  newVersion: number;
+  unchanged: number;
+  activated: number;
+  errors: number;
+  resourcesCreated: number;
+  resourcesUpdated: number;
+  resourcesUnchanged: number;
+}
+
+export interface ImportReport extends ImportPlan {
+  dryRun: boolean;
+  counts: ImportCounts;
+  /** true when any file or resource failed (the CLI exits 1) */
+  failed: boolean;
+}
+
+function errorsOf(e: unknown): FieldError[] {
+  if (isDomainError(e)) return e.errors.length ? e.errors : [{ path: '(prompt)', message: e.message }];
+  return [{ path: '(prompt)', message: e instanceof Error ? e.message : String(e) }];
+}
+
+export function countPlan(plan: ImportPlan): ImportCounts {
+  const p = (a: PromptPlanItem['action']) => plan.prompts.filter((x) => x.action === a).length;
+  const r = (a: ResourcePlanItem['action']) => plan.resources.filter((x) => x.action === a).length;
+  return {
+    created: p('create'),
+    newVersion: p('new-version'),
+    unchanged: p('unchanged'),
+    activated: plan.prompts.filter((x) => x.action !== 'error' && x.activate !== undefined).length,
+    errors: p('error') + r('error'),
+    resourcesCreated: r('create'),
+    resourcesUpdated: r('update'),
+    resourcesUnchanged: r('unchanged'),
+  };
+}
+
+async function applyResources(core: Core, items: ResourcePlanItem[], actor: Actor): Promise<void> {
+  for (const item of items) {
+    if (item.action !== 'create' && item.action !== 'update') continue;
+    try {
+      if (item.kind === 'resource') {
+        const input = item.input as ResourceInput;
+        if (item.action === 'create') await core.resources.create(input, actor);
+        else await core.resources.update(item.id!, input, actor);
+      } else {
+        const input = item.input as ResourceTemplateInput;
+        if (item.action === 'create') await core.resources.createTemplate(input, actor);
+        else await core.resources.updateTemplate(item.id!, input, actor);
+      }
+    } catch (e) {
+      item.action = 'error';
+      item.errors = errorsOf(e).map((x) => ({ path: x.path.startsWith('(') ? item.at : `${item.at}.${x.path}`, message: x.message }));
+    }
+  }
+}
+
+export async function applyPlan(core: Core, plan: ImportPlan, opts: ImportOptions = {}): Promise<ImportReport> {
+  const actor = opts.actor ?? { name: 'import' };
+  await applyResources(core, plan.resources, actor);
+  const pending = plan.prompts.filter((p) => p.write && p.action !== 'error');
+  const outcomes = await createBulkImport(core).apply(pending.map((p) => p.write!), actor, { batchSize: opts.batchSize, onProgress: opts.onProgress });
+  outcomes.forEach((o, i) => {
+    const item = pending[i]!;
+    if (!o.ok) {
+      item.action = 'error';
+      item.errors = errorsOf(o.error);
+    } else if (!o.activated) item.activate = undefined;
+  });
+  const report = { ...plan, dryRun: false, counts: countPlan(plan) };
+  return { ...report, failed: report.counts.errors > 0 };
+}
+
+/** Reads, plans and (unless dryRun) applies one library directory or prompt file. */
+export async function importLibrary(core: Core, target: string, opts: ImportOptions = {}): Promise<ImportReport> {
+  const lib = readLibrary(target);
+  const plan = await planImport(core, lib, opts);
+  if (opts.dryRun) {
+    const counts = countPlan(plan);
+    return { ...plan, dryRun: true, counts, failed: counts.errors > 0 };
+  }
+  return applyPlan(core, plan, opts);
+}

@@ -1,0 +1,202 @@
+// The library file format (docs/library-format.md): zod schemas for what a person
+// writes, and the mapping between that and the core's VersionInput / Version shapes.
+// The file shape is flatter than the API (`text: …` instead of
+// `content: {type: text, text: …}`) because people edit these files by hand.
+import { z } from 'zod';
+import { AnnotationsSchema, ArgumentSchema, IconSchema, type MessageInput, type Version, type VersionInput } from '../core/index.js';
+
+/** Inline media kept beside the prompt files: `image: {file: media/x.png, mimeType: image/png}`. */
+export const InlineMediaFileSchema = z.object({ file: z.string().min(1), mimeType: z.string().min(1) }).strict();
+export type InlineMediaFile = z.infer<typeof InlineMediaFileSchema>;
+
+const CONTENT_KEYS = ['text', 'image', 'audio', 'resource', 'resource_link'] as const;
+type ContentKey = (typeof CONTENT_KEYS)[number];
+
+export const FileMessageSchema = z
+  .object({
+    role: z.enum(['user', 'assistant']),
+    text: z.string().optional(),
+    image: z.union([z.string().min(1), InlineMediaFileSchema]).optional(),
+    audio: z.union([z.string().min(1), InlineMediaFileSchema]).optional(),
+    resource: z.string().min(1).optional(),
+    resource_link: z.string().min(1).optional(),
+    annotations: AnnotationsSchema.optional(),
+  })
+  .strict()
+  .superRefine((m, ctx) => {
+    const present = CONTENT_KEYS.filter((k) => m[k] !== undefined);
+    if (present.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message: present.length ? `give exactly one content part, not ${present.join(' and ')}` : `give one content part: ${CONTENT_KEYS.join(', ')}`,
+      });
+    }
+  });
+export type FileMessage = z.infer<typeof FileMessageSchema>;
+
+// The fields of one version, in file order; `version` only appears in history files.
+const versionFields = {
+  title: z.string().nullish(),
+  description: z.string().nullish(),
+  icons: z.array(IconSchema).nullish(),
+  note: z.string().nullish(),
+  arguments: z.array(ArgumentSchema).nullish(),
+  messages: z.array(FileMessageSchema),
+};
+
+export const PromptFileSchema = z.object({ name: z.string(), ...versionFields }).strict();
+export type PromptFile = z.infer<typeof PromptFileSchema>;
+
+export const FileVersionSchema = z.object({ version: z.number().int().min(1), ...versionFields }).strict();
+export type FileVersion = z.infer<typeof FileVersionSchema>;
+
+/** `--all-versions` export: the whole history plus which version is served. */
+export const HistoryFileSchema = z
+  .object({ name: z.string(), active: z.number().int().min(1).nullish(), versions: z.array(FileVersionSchema).min(1) })
+  .strict()
+  .superRefine((h, ctx) => {
+    h.versions.forEach((v, i) => {
+      if (i > 0 && v.version <= h.versions[i - 1]!.version) {
+        ctx.addIssue({ code: 'custom', path: ['versions', i, 'version'], message: 'version numbers must increase' });
+      }
+    });
+    if (h.active != null && !h.versions.some((v) => v.version === h.active)) {
+      ctx.addIssue({ code: 'custom', path: ['active'], message: `no version ${h.active} in versions` });
+    }
+  });
+export type HistoryFile = z.infer<typeof HistoryFileSchema>;
+
+export const ManifestResourceSchema = z
+  .object({
+    uri: z.string(),
+    name: z.string(),
+    title: z.string().nullish(),
+    description: z.string().nullish(),
+    mimeType: z.string(),
+    file: z.string().min(1).optional(),
+    // Small text resources may be written inline instead of as a file.
+    text: z.string().optional(),
+  })
+  .strict()
+  .refine((r) => (r.file === undefined) !== (r.text === undefined), { message: 'give exactly one of file or text', path: ['file'] });
+export type ManifestResource = z.infer<typeof ManifestResourceSchema>;
+
+export const ManifestTemplateSchema = z
+  .object({
+    uriTemplate: z.string(),
+    name: z.string(),
+    title: z.string().nullish(),
+    description: z.string().nullish(),
+    mimeType: z.string(),
+    text: z.string(),
+  })
+  .strict();
+export type ManifestTemplate = z.infer<typeof ManifestTemplateSchema>;
+
+export const ManifestSchema = z
+  .object({ resources: z.array(z.unknown()).nullish(), resourceTemplates: z.array(z.unknown()).nullish() })
+  .strict();
+
+/** Text resources are read and written as UTF-8; everything else as bytes (a base64 `blob`). */
+export function isTextMime(mimeType: string): boolean {
+  const m = mimeType.toLowerCase().split(';')[0]!.trim();
+  if (m.startsWith('text/')) return true;
+  if (m.endsWith('+json') || m.endsWith('+xml') || m.endsWith('+yaml')) return true;
+  return [
+    'application/json', 'application/xml', 'application/yaml', 'application/x-yaml', 'application/javascript',
+    'application/ecmascript', 'application/x-javascript', 'application/typescript', 'application/x-typescript',
+    'application/toml', 'application/sql', 'application/x-sh', 'application/graphql',
+  ].includes(m);
+}
+
+/** Reads an inline media file; injected so this module stays free of I/O. */
+export type MediaReader = (media: InlineMediaFile) => string;
+
+/** File message → API message. Inline media is read through `readMedia` (base64). */
+export function toMessageInput(m: FileMessage, readMedia: MediaReader): MessageInput {
+  const annotations = m.annotations ? { annotations: m.annotations } : {};
+  const key = CONTENT_KEYS.find((k) => m[k] !== undefined) as ContentKey;
+  switch (key) {
+    case 'text':
+      return { role: m.role, content: { type: 'text', text: m.text!, ...annotations } };
+    case 'image':
+    case 'audio': {
+      const v = m[key]!;
+      if (typeof v === 'string') return { role: m.role, content: { type: key, resourceUri: v, ...annotations } };
+      return { role: m.role, content: { type: key, data: readMedia(v), mimeType: v.mimeType, ...annotations } };
+    }
+    case 'resource':
+      return { role: m.role, content: { type: 'resource', uri: m.resource!, ...annotations } };
+    default:
+      return { role: m.role, content: { type: 'resource_link', uri: m.resource_link!, ...annotations } };
+  }
+}
+
+type VersionFields = Omit<PromptFile, 'name'>;
+
+/** One version's file fields → the (unvalidated) API input. */
+export function toVersionInput(v: VersionFields, readMedia: MediaReader): Record<string, unknown> {
+  return {
+    title: v.title ?? null,
+    description: v.description ?? null,
+    icons: v.icons ?? null,
+    note: v.note ?? null,
+    arguments: v.arguments ?? [],
+    messages: v.messages.map((m) => toMessageInput(m, readMedia)),
+  };
+}
+
+/** Writes inline media somewhere and returns how the file refers to it. */
+export type MediaWriter = (data: string, mimeType: string) => InlineMediaFile;
+
+/** Version → plain object with keys in format order; omits empty optional fields so output diffs well. */
+export function fromVersion(v: Pick<Version, 'title' | 'description' | 'icons' | 'note' | 'arguments' | 'messages'>, writeMedia: MediaWriter) {
+  const out: Record<string, unknown> = {};
+  if (v.title != null) out.title = v.title;
+  if (v.description != null) out.description = v.description;
+  if (v.icons?.length) out.icons = v.icons.map((i) => ({ src: i.src, ...(i.mimeType ? { mimeType: i.mimeType } : {}), ...(i.sizes ? { sizes: i.sizes } : {}) }));
+  if (v.note != null) out.note = v.note;
+  out.arguments = v.arguments.map((a) => ({
+    name: a.name,
+    ...(a.title != null ? { title: a.title } : {}),
+    ...(a.description != null ? { description: a.description } : {}),
+    required: a.required,
+    ...(a.choices ? { choices: a.choices } : {}),
+    ...(a.maxLength != null ? { maxLength: a.maxLength } : {}),
+  }));
+  out.messages = v.messages.map((m) => {
+    const c = m.content;
+    const msg: Record<string, unknown> = { role: m.role };
+    if (c.type === 'text') msg.text = c.text;
+    else if ('data' in c) msg[c.type] = writeMedia(c.data, c.mimeType);
+    else if ('resourceUri' in c) msg[c.type] = c.resourceUri;
+    else msg[c.type] = c.uri;
+    const ann = canonicalAnnotations(c.annotations);
+    if (ann) msg.annotations = ann;
+    return msg;
+  });
+  return out;
+}
+
+function canonicalAnnotations(a: { audience?: string[]; priority?: number } | undefined) {
+  if (!a || (a.audience === undefined && a.priority === undefined)) return undefined;
+  return { ...(a.audience !== undefined ? { audience: a.audience } : {}), ...(a.priority !== undefined ? { priority: a.priority } : {}) };
+}
+
+/**
+ * Content identity of a version: what `import` compares to decide whether a file is a
+ * new version. The change note is deliberately left out: a note alone changes nothing served.
+ */
+export function contentKey(v: Pick<VersionInput, 'title' | 'description' | 'icons' | 'arguments' | 'messages'>): string {
+  return JSON.stringify({
+    title: v.title ?? null,
+    description: v.description ?? null,
+    icons: v.icons?.length ? v.icons.map((i) => [i.src, i.mimeType ?? null, i.sizes ?? null]) : null,
+    arguments: v.arguments.map((a) => [a.name, a.title ?? null, a.description ?? null, Boolean(a.required), a.choices ?? null, a.maxLength ?? null]),
+    messages: v.messages.map((m) => {
+      const c = m.content;
+      const body = c.type === 'text' ? c.text : 'data' in c ? [c.mimeType, c.data] : 'resourceUri' in c ? c.resourceUri : c.uri;
+      return [m.role, c.type, body, canonicalAnnotations(c.annotations) ?? null];
+    }),
+  });
+}
