@@ -1,5 +1,5 @@
 // Auth gate, app shell (landmarks, nav, live status) and routes.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { setUnauthorizedHandler } from './api';
 import { clearToken, getToken, setToken } from './auth';
 import { FlashBanner } from './flash';
@@ -60,8 +60,23 @@ function navClass(route: Route, pages: Route['page'][]): string | undefined {
   return pages.includes(route.page) ? 'current' : undefined;
 }
 
+/** After an in-app navigation: back to the top, and focus the new page (unless it focused a field itself). */
+function useFocusOnNavigate(pathname: string) {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    window.scrollTo(0, 0);
+    const main = document.getElementById('main');
+    if (main && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
+  }, [pathname]);
+}
+
 function Shell({ onSignOut }: { onSignOut: () => void }) {
   const { route, search } = useLocation();
+  useFocusOnNavigate(location.pathname);
   const isPrompts = ['prompts', 'prompt', 'edit', 'new'] as Route['page'][];
   return (
     <>
