@@ -10,7 +10,7 @@ interface Props {
   detail: PromptDetail;
   busy: boolean;
   ask: (o: AskOptions) => Promise<Answer>;
-  run: (what: () => Promise<unknown>, done: string) => Promise<void>;
+  run: (what: () => Promise<unknown>, done: string, reload?: boolean) => Promise<void>;
   onError: (msg: string) => void;
 }
 
@@ -51,7 +51,7 @@ export function PromptActions({ detail, busy, ask, run }: Props) {
       await api.patchPrompt(name, { name: next });
       navigate(href.prompt(next), { replace: true });
       pushFlash(`Renamed ${name} to ${next}.`);
-    }, '');
+    }, '', false);
   };
   const remove = async () => {
     const a = await ask({
@@ -65,7 +65,7 @@ export function PromptActions({ detail, busy, ask, run }: Props) {
       await api.deletePrompt(name);
       navigate(href.prompts());
       pushFlash(`Deleted ${name}.`);
-    }, '');
+    }, '', false);
   };
 
   return (

@@ -51,14 +51,14 @@ export function PromptPage({ name }: { name: string }) {
   const latest = detail?.latestVersion ?? null;
   const diffPair: [number, number] | null = pair ?? (latest && latest > 1 ? [detail?.activeVersion && detail.activeVersion !== latest ? detail.activeVersion : latest - 1, latest] : null);
 
-  const run = async (what: () => Promise<unknown>, done: string) => {
+  const run = async (what: () => Promise<unknown>, done: string, reload = true) => {
     setBusy(true);
     clearFlash();
     try {
       await what();
       if (done) pushFlash(done);
       setError(null);
-      await load();
+      if (reload) await load();
     } catch (err) {
       setError(errorMessage(err));
     } finally {
