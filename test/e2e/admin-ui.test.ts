@@ -8,7 +8,10 @@ import { confirm, ensureAdminBuilt, launchBrowser, newPage, rest, shot, signIn, 
 
 const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
-describe.skipIf(process.env.PROMPTD_SKIP_E2E === '1')('admin UI end to end (headless Chromium)', () => {
+// The UI runs on SQLite only (a temp file per test); the PostgreSQL pass of `npm test` skips it.
+const skip = process.env.PROMPTD_SKIP_E2E === '1' || process.env.PROMPTD_TEST_DB === 'postgres';
+
+describe.skipIf(skip)('admin UI end to end (headless Chromium)', () => {
   let browser: Browser;
   const cleanup: (() => Promise<unknown>)[] = [];
   beforeAll(async () => {
