@@ -76,6 +76,8 @@ export const ManifestResourceSchema = z
     file: z.string().min(1).optional(),
     // Small text resources may be written inline instead of as a file.
     text: z.string().optional(),
+    // Overrides the mimeType rule (isTextMime) for how `file` is read: true = bytes.
+    binary: z.boolean().optional(),
   })
   .strict()
   .refine((r) => (r.file === undefined) !== (r.text === undefined), { message: 'give exactly one of file or text', path: ['file'] });

@@ -53,7 +53,7 @@ const zodErrors = (e: z.ZodError, prefix = ''): FieldError[] =>
 function parseYaml(text: string): unknown {
   const doc = YAML.parseDocument(text, { uniqueKeys: true, prettyErrors: true });
   if (doc.errors.length) {
-    throw new FileError(doc.errors.map((e) => ({ path: e.linePos ? `line ${e.linePos[0].line}` : '(file)', message: e.message.split('\n')[0]! })));
+    throw new FileError(doc.errors.map((e) => ({ path: e.linePos ? `line ${e.linePos[0].line}` : '(file)', message: e.message.split('\n')[0]!.replace(/:\s*$/, '') })));
   }
   return doc.toJS();
 }
@@ -126,12 +126,12 @@ function readManifest(root: string, lib: ParsedLibrary): void {
     try {
       const m = ManifestResourceSchema.safeParse(entry);
       if (!m.success) throw new FileError(zodErrors(m.error, `${at}.`));
-      const { file, text, ...meta } = m.data;
+      const { file, text, binary, ...meta } = m.data;
       let content: { text: string } | { blob: string };
       if (text !== undefined) content = { text };
       else {
         const bytes = readBytes(root, file!, `${at}.file`);
-        content = isTextMime(meta.mimeType) ? { text: bytes.toString('utf8') } : { blob: bytes.toString('base64') };
+        content = !(binary ?? !isTextMime(meta.mimeType)) ? { text: bytes.toString('utf8') } : { blob: bytes.toString('base64') };
       }
       const input = ResourceInputSchema.safeParse({ ...meta, ...content });
       if (!input.success) throw new FileError(zodErrors(input.error, `${at}.`));
