@@ -1,0 +1,213 @@
+// MCP over Streamable HTTP, as a Hono app mounted at /mcp by the composition root.
+// One SDK transport + one MCP server per session (Mcp-Session-Id); the SDK's
+// web-standard transport does the protocol work (POST, GET notification stream,
+// DELETE, protocol-version and body-size checks). This file adds what is ours:
+// the session table, idle clean-up, DNS-rebinding protection and the bearer token.
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Core } from '../core/index.js';
+import { createMcpServer } from './server.js';
+import type { ErrorLog } from './errors.js';
+
+export interface McpHttpLogger {
+  info(...a: unknown[]): void;
+  error(...a: unknown[]): void;
+}
+
+export interface McpHttpOptions {
+  core: Core;
+  /** PROMPTD_MCP_TOKEN: when set, every request needs `Authorization: Bearer <token>`. */
+  token?: string;
+  /** The interface the server is bound to; loopback turns on Host/Origin checks. */
+  host: string;
+  /** The bound port; read on every request, so a getter resolved after listen works. */
+  port: number;
+  /** Sessions without a request for this long are closed (default 30 min). */
+  sessionIdleMs?: number;
+  logger?: McpHttpLogger;
+  pageSize?: number;
+}
+
+export interface McpHttpApp {
+  app: Hono;
+  closeAll(): Promise<void>;
+  sessionCount(): number;
+}
+
+interface Entry {
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: Server;
+  lastSeen: number;
+  /** Open GET notification streams: a client listening is not idle. */
+  streams: number;
+}
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+export const isLoopbackHost = (host: string) => ['localhost', '::1', '[::1]'].includes(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+function rpcError(c: Context, status: 400 | 401 | 403 | 404, code: number, message: string, headers: Record<string, string> = {}) {
+  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, headers);
+}
+
+/**
+ * DNS rebinding: a page on evil.example.com whose name resolves to 127.0.0.1 can
+ * reach a loopback server, but its requests carry `Host: evil.example.com` and
+ * its Origin. Only loopback names (any port for Origin, ours for Host) pass.
+ */
+function rebindingGuard(opts: McpHttpOptions): MiddlewareHandler {
+  return async (c, next) => {
+    if (!isLoopbackHost(opts.host)) return next();
+    const port = opts.port;
+    const host = (c.req.header('host') ?? '').toLowerCase();
+    const allowed = LOOPBACK_NAMES.flatMap((n) => [n, `${n}:${port}`]);
+    if (!allowed.includes(host)) return rpcError(c, 403, -32000, `Forbidden: Host "${host}" is not allowed on a loopback-bound server`);
+    const origin = c.req.header('origin');
+    if (origin !== undefined) {
+      let name = '';
+      try {
+        name = new URL(origin).hostname.toLowerCase();
+      } catch {
+        /* "null" or garbage: rejected below */
+      }
+      if (!LOOPBACK_NAMES.includes(name)) return rpcError(c, 403, -32000, `Forbidden: Origin "${origin}" is not allowed`);
+    }
+    return next();
+  };
+}
+
+function bearerGuard(token: string | undefined): MiddlewareHandler {
+  // Comparing fixed-length digests keeps the comparison constant-time whatever the
+  // length of the presented token.
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  const expected = token ? digest(token) : undefined;
+  return async (c, next) => {
+    if (!expected) return next();
+    const m = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '');
+    if (!m || !timingSafeEqual(digest(m[1]!.trim()), expected)) {
+      return rpcError(c, 401, -32001, 'Unauthorized: send Authorization: Bearer <PROMPTD_MCP_TOKEN>', {
+        'WWW-Authenticate': 'Bearer realm="promptd-mcp"',
+      });
+    }
+    return next();
+  };
+}
+
+/** Counts the GET stream as activity while it is open; the bytes pass through untouched. */
+function watchStream(res: Response, entry: Entry): Response {
+  const reader = res.body!.getReader();
+  entry.streams++;
+  let open = true;
+  const end = () => {
+    if (open) {
+      open = false;
+      entry.streams--;
+      entry.lastSeen = Date.now();
+    }
+  };
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          end();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (e) {
+        end();
+        controller.error(e);
+      }
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+export function createMcpHttpApp(opts: McpHttpOptions): McpHttpApp {
+  const { core, logger } = opts;
+  const idleMs = opts.sessionIdleMs ?? 30 * 60_000;
+  const sessions = new Map<string, Entry>();
+  let sweeper: NodeJS.Timeout | undefined;
+
+  const log: ErrorLog = (msg, e) => {
+    if (logger) logger.error({ err: e }, `mcp: ${msg}`);
+    else process.stderr.write(`promptd mcp: ${msg}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  };
+
+  const closeEntry = async (e: Entry) => {
+    try {
+      await e.server.close(); // closes the transport, which drops the session below
+    } catch (err) {
+      log('closing a session failed', err);
+    }
+  };
+
+  function sweep() {
+    const cutoff = Date.now() - idleMs;
+    for (const [id, e] of sessions) {
+      if (e.streams === 0 && e.lastSeen < cutoff) {
+        logger?.info({ session: id }, 'mcp: closing idle session');
+        void closeEntry(e);
+      }
+    }
+  }
+
+  function track(id: string, entry: Entry) {
+    sessions.set(id, entry);
+    sweeper ??= setInterval(sweep, Math.max(1_000, Math.min(idleMs / 2, 60_000))).unref();
+  }
+
+  async function newSession(c: Context): Promise<Response> {
+    let entry: Entry | undefined;
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        if (entry) track(id, entry);
+      },
+      maxRequestBodySize: MAX_BODY_BYTES,
+    });
+    // Set before connect(): the SDK chains it with its own close handling.
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    const server = createMcpServer({ core, pageSize: opts.pageSize, log });
+    entry = { transport, server, lastSeen: Date.now(), streams: 0 };
+    await server.connect(transport);
+    const res = await transport.handleRequest(c.req.raw);
+    // Not an initialize request (the transport answered 400): nothing to keep.
+    if (!transport.sessionId) await server.close();
+    return res;
+  }
+
+  const app = new Hono();
+  app.use('*', rebindingGuard(opts), bearerGuard(opts.token));
+  app.all('/', async (c) => {
+    const id = c.req.header('mcp-session-id');
+    if (id === undefined) {
+      if (c.req.method === 'POST') return newSession(c);
+      return rpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (POST an initialize request first)');
+    }
+    const entry = sessions.get(id);
+    if (!entry) return rpcError(c, 404, -32001, 'Session not found: it expired or was closed; initialize a new session');
+    entry.lastSeen = Date.now();
+    const res = await entry.transport.handleRequest(c.req.raw);
+    return c.req.method === 'GET' && res.ok && res.body ? watchStream(res, entry) : res;
+  });
+
+  return {
+    app,
+    async closeAll() {
+      if (sweeper) clearInterval(sweeper);
+      sweeper = undefined;
+      await Promise.all([...sessions.values()].map(closeEntry));
+      sessions.clear();
+    },
+    sessionCount: () => sessions.size,
+  };
+}
