@@ -23,20 +23,25 @@ export interface Notifier {
 type Log = (msg: string, e: unknown) => void;
 
 /**
- * Leading edge immediately, then at most one trailing call per `ms` while calls
- * keep coming: 300 triggers over 2 s give ~11 calls, and the last state is
- * always announced after the last trigger.
+ * Leading edge immediately, then at most one trailing call per window while calls
+ * keep coming; the window doubles during a sustained burst (up to `maxMs`) and
+ * resets after a quiet window. A lone edit is announced at once; 300 writes over
+ * 8 s give ~8 calls instead of 40; the last state is always announced after the
+ * last trigger.
  */
-export function coalesce(fn: () => void, ms: number): () => void {
+export function coalesce(fn: () => void, ms: number, maxMs = ms * 10): () => void {
   let timer: NodeJS.Timeout | undefined;
   let pending = false;
+  let window = ms;
   const tick = () => {
     if (pending) {
       pending = false;
       fn();
-      timer = setTimeout(tick, ms);
+      window = Math.min(window * 2, maxMs);
+      timer = setTimeout(tick, window);
     } else {
       timer = undefined;
+      window = ms;
     }
   };
   return () => {
@@ -45,7 +50,7 @@ export function coalesce(fn: () => void, ms: number): () => void {
       return;
     }
     fn();
-    timer = setTimeout(tick, ms);
+    timer = setTimeout(tick, window);
   };
 }
 
