@@ -75,7 +75,7 @@ export async function shot(page: Page, name: string, fullPage = false): Promise<
   // Sticky header / save bar / preview would be painted mid-page in a full-page capture.
   const unstick = fullPage ? await page.addStyleTag({ content: '.app-header, .save-bar, .preview-card { position: static !important; }' }) : null;
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage });
-  await unstick?.evaluate((el) => el.remove());
+  await unstick?.evaluate((el) => (el as Element).remove());
 }
 
 /** Waits until `locator` contains `text`; fails with what it does contain. */
