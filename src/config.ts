@@ -7,6 +7,7 @@ export interface Config {
   port: number;
   adminToken?: string;
   mcpToken?: string;
+  instanceId?: string;
   logLevel: string;
 }
 
@@ -18,6 +19,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<
     port: Number.isInteger(port) && port >= 0 && port < 65536 ? port : 3000,
     adminToken: flags.adminToken ?? (env.PROMPTD_ADMIN_TOKEN || undefined),
     mcpToken: flags.mcpToken ?? (env.PROMPTD_MCP_TOKEN || undefined),
+    instanceId: flags.instanceId ?? (env.PROMPTD_INSTANCE_ID?.match(/^[A-Za-z0-9_]{1,32}$/) ? env.PROMPTD_INSTANCE_ID : undefined),
     logLevel: flags.logLevel ?? env.LOG_LEVEL ?? 'info',
   };
 }

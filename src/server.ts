@@ -14,6 +14,8 @@ export interface ServerOptions {
   port?: number;
   adminToken?: string;
   mcpToken?: string;
+  /** Prefix of MCP session ids, for sticky routing behind a load balancer (deploy/nginx.conf). */
+  instanceId?: string;
   /** Load seed/ into an empty SQLite database (default true for SQLite). */
   seed?: boolean;
   logger?: Logger;
@@ -45,7 +47,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   // Port 0 is resolved after listen; the MCP app validates Host against the real port.
   let port = opts.port ?? 3000;
-  const mcp = createMcpHttpApp({ core, token: opts.mcpToken, host, get port() { return port; }, logger } as Parameters<typeof createMcpHttpApp>[0]);
+  const mcp = createMcpHttpApp({ core, token: opts.mcpToken, host, get port() { return port; }, logger, instanceId: opts.instanceId } as Parameters<typeof createMcpHttpApp>[0]);
   const app = createApp({ core, mcp: mcp.app, logError: (e) => logger.error({ err: e }, 'unhandled error') });
 
   const server: ServerType = await new Promise((resolve) => {

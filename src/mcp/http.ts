@@ -28,6 +28,11 @@ export interface McpHttpOptions {
   sessionIdleMs?: number;
   logger?: McpHttpLogger;
   pageSize?: number;
+  /**
+   * PROMPTD_INSTANCE_ID: prefixes every Mcp-Session-Id with "<id>-" so a load
+   * balancer can route a session's requests to the instance that holds it.
+   */
+  instanceId?: string;
 }
 
 export interface McpHttpApp {
@@ -166,7 +171,7 @@ export function createMcpHttpApp(opts: McpHttpOptions): McpHttpApp {
   async function newSession(c: Context): Promise<Response> {
     let entry: Entry | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => (opts.instanceId ? `${opts.instanceId}-${randomUUID()}` : randomUUID()),
       onsessioninitialized: (id) => {
         if (entry) track(id, entry);
       },
