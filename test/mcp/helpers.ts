@@ -23,9 +23,9 @@ export async function newCore(opts: { url?: string; adminToken?: string } = {}):
 }
 
 /** A Client connected in memory to a fresh createMcpServer over `core`. */
-export async function connect(core: Core, opts: { pageSize?: number } = {}) {
+export async function connect(core: Core, opts: { pageSize?: number; log?: (msg: string, e: unknown) => void } = {}) {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const server = createMcpServer({ core, pageSize: opts.pageSize, log: () => {} });
+  const server = createMcpServer({ core, pageSize: opts.pageSize, log: opts.log ?? (() => {}) });
   const client = new Client({ name: 'mcp-test', version: '1.0.0' });
   await server.connect(serverSide);
   await client.connect(clientSide);
