@@ -54,7 +54,7 @@ const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 export const isLoopbackHost = (host: string) => ['localhost', '::1', '[::1]'].includes(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 
-function rpcError(c: Context, status: 400 | 401 | 403 | 404, code: number, message: string, headers: Record<string, string> = {}) {
+function rpcError(c: Context, status: 400 | 401 | 403 | 404 | 503, code: number, message: string, headers: Record<string, string> = {}) {
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, headers);
 }
 
@@ -195,8 +195,9 @@ export function createMcpHttpApp(opts: McpHttpOptions): McpHttpApp {
   app.all('/', async (c) => {
     const id = c.req.header('mcp-session-id');
     if (id === undefined) {
-      if (c.req.method === 'POST') return newSession(c);
-      return rpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (POST an initialize request first)');
+      if (c.req.method !== 'POST') return rpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (POST an initialize request first)');
+      if (sessions.size >= (opts.maxSessions ?? 1000)) return rpcError(c, 503, -32000, 'Too many open sessions; close one (DELETE) or retry later', { 'Retry-After': '30' });
+      return newSession(c);
     }
     const entry = sessions.get(id);
     if (!entry) return rpcError(c, 404, -32001, 'Session not found: it expired or was closed; initialize a new session');

@@ -13,7 +13,7 @@ import { countListChanged, createPrompt, newCore, sleep, textPrompt, until } fro
 const ADMIN = 'admin-secret';
 const MCP_TOKEN = 'mcp-secret';
 
-async function listen(core: Core, opts: { token?: string; sessionIdleMs?: number } = {}) {
+async function listen(core: Core, opts: { token?: string; sessionIdleMs?: number; maxSessions?: number } = {}) {
   let port = 0;
   const mcp = createMcpHttpApp({ core, host: '127.0.0.1', get port() { return port; }, ...opts } as Parameters<typeof createMcpHttpApp>[0]);
   const app = createApp({ core, mcp: mcp.app });
@@ -132,6 +132,12 @@ describe('MCP over Streamable HTTP', () => {
     expect(srv.mcp.sessionCount()).toBe(before);
   });
 
+  it('refuses a body over 4 MB with 413', async () => {
+    const big = { jsonrpc: '2.0', id: 9, method: 'initialize', params: { ...initialize.params, pad: 'x'.repeat(4 * 1024 * 1024 + 10) } };
+    const res = await fetch(`${srv.base}/mcp`, { method: 'POST', headers: postHeaders, body: JSON.stringify(big) });
+    expect(res.status).toBe(413);
+  });
+
   it('DELETE ends the session', async () => {
     const { client, transport } = await httpClient(`${srv.base}/mcp`);
     const id = transport.sessionId!;
@@ -151,7 +157,7 @@ describe('MCP over HTTP with a token and idle expiry', () => {
   beforeAll(async () => {
     core = await newCore();
     await createPrompt(core, textPrompt('hello'));
-    srv = await listen(core, { token: MCP_TOKEN, sessionIdleMs: 500 });
+    srv = await listen(core, { token: MCP_TOKEN, sessionIdleMs: 500, maxSessions: 2 });
   }, 60_000);
   afterAll(async () => {
     await srv?.close();
@@ -170,7 +176,18 @@ describe('MCP over HTTP with a token and idle expiry', () => {
     await client.close();
   });
 
+  it('caps concurrent sessions with 503', async () => {
+    const open = () => fetch(`${srv.base}/mcp`, { method: 'POST', headers: { ...postHeaders, authorization: `Bearer ${MCP_TOKEN}` }, body: JSON.stringify(initialize) });
+    await until(() => srv.mcp.sessionCount() === 0, 5_000, 'earlier sessions to expire');
+    expect((await open()).status).toBe(200);
+    expect((await open()).status).toBe(200);
+    const third = await open();
+    expect(third.status).toBe(503);
+    expect(third.headers.get('retry-after')).toBe('30');
+  });
+
   it('closes sessions idle for longer than sessionIdleMs', async () => {
+    await until(() => srv.mcp.sessionCount() === 0, 5_000, 'earlier sessions to expire');
     const res = await fetch(`${srv.base}/mcp`, { method: 'POST', headers: { ...postHeaders, authorization: `Bearer ${MCP_TOKEN}` }, body: JSON.stringify(initialize) });
     expect(res.status).toBe(200);
     const id = res.headers.get('mcp-session-id')!;
