@@ -3,14 +3,16 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDb, migrateDatabase } from '../../src/db/create-db.js';
+import { tempDbUrl } from '../helpers/db.js';
 import { createCore, type Argument, type Core } from '../../src/core/index.js';
 
 export function tempDir(prefix = 'pd-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/** A fresh database: a temp SQLite file, or PostgreSQL when PROMPTD_TEST_DB=postgres. */
 export async function freshCore(): Promise<Core> {
-  const url = 'file:' + path.join(tempDir(), 'x.db');
+  const url = await tempDbUrl();
   await migrateDatabase(url);
   return createCore({ db: await createDb(url) });
 }
