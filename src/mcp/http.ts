@@ -33,6 +33,8 @@ export interface McpHttpOptions {
    * balancer can route a session's requests to the instance that holds it.
    */
   instanceId?: string;
+  /** Cap on concurrent sessions, so unauthenticated initialize floods cannot exhaust memory (default 1000). */
+  maxSessions?: number;
 }
 
 export interface McpHttpApp {
