@@ -37,6 +37,7 @@ beforeAll(async () => {
   await createPrompt(core, {
     name: 'translate',
     title: 'Translate',
+    icons: [{ src: 'https://example.com/translate.png', mimeType: 'image/png', sizes: ['48x48'] }],
     arguments: [
       { name: 'lang', required: true, choices: ['script-kit', 'typescript', 'javascript', 'scriptable', 'rust'] },
       { name: 'text', required: false, maxLength: 10 },
@@ -86,7 +87,7 @@ describe('prompts/list', () => {
       translate ??= page.prompts.find((p) => p.name === 'translate');
       cursor = page.nextCursor;
     } while (cursor);
-    expect(translate).toMatchObject({ name: 'translate', title: 'Translate', arguments: [{ name: 'lang', required: true }, { name: 'text', required: false }, { name: 'opt', required: false }] });
+    expect(translate).toMatchObject({ name: 'translate', title: 'Translate', icons: [{ src: 'https://example.com/translate.png', mimeType: 'image/png', sizes: ['48x48'] }], arguments: [{ name: 'lang', required: true }, { name: 'text', required: false }, { name: 'opt', required: false }] });
   });
 
   it('rejects a forged or tampered cursor with -32602', async () => {
