@@ -1,0 +1,84 @@
+// Bench: generates 10,000 prompt files and times `promptd import` into a fresh SQLite
+// database, then a second import of the same files (everything unchanged).
+//
+//   npm run build:server && npx tsx bench/import-10k.ts [count] [--in-process]
+//
+// --in-process calls the importer directly instead of spawning bin/promptd.js (to
+// profile it, or when the CLI cannot be built).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const count = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 10_000);
+const inProcess = process.argv.includes('--in-process');
+
+function generate(dir: string, n: number): void {
+  mkdirSync(path.join(dir, 'prompts'), { recursive: true });
+  mkdirSync(path.join(dir, 'resources'), { recursive: true });
+  const levels = ['low', 'medium', 'high'];
+  writeFileSync(path.join(dir, 'resources.yaml'), `resources:\n${levels.map((l) => `  - uri: notes://level/${l}\n    name: level-${l}\n    mimeType: text/plain\n    file: resources/${l}.txt\n`).join('')}`);
+  for (const l of levels) writeFileSync(path.join(dir, 'resources', `${l}.txt`), `Guidance for ${l} effort.\n`);
+  for (let i = 0; i < n; i++) {
+    const name = `bench-${String(i).padStart(5, '0')}`;
+    // A realistic mix: two arguments, sections for the optional one, and every third
+    // prompt binds a resource through a URI template.
+    const bind = i % 3 === 0 ? '  - role: user\n    resource: notes://level/{level}\n' : '';
+    writeFileSync(path.join(dir, 'prompts', `${name}.yaml`), `name: ${name}
+title: Bench prompt ${i}
+description: Generated prompt number ${i} for the import benchmark.
+arguments:
+  - name: level
+    description: How much effort to spend.
+    required: true
+    choices: [${levels.join(', ')}]
+  - name: topic
+    description: What to write about.
+messages:
+  - role: user
+    text: |
+      Write about {{#topic}}{{topic}}{{/topic}}{{^topic}}anything{{/topic}} with {{level}} effort (#${i}).
+  - role: assistant
+    text: Understood.
+${bind}`);
+  }
+}
+
+async function timeImport(dir: string, dbUrl: string): Promise<number> {
+  const t0 = performance.now();
+  if (inProcess) {
+    const { createDb } = await import('../src/db/create-db.js');
+    const { createCore } = await import('../src/core/index.js');
+    const { importLibrary } = await import('../src/library/apply.js');
+    const core = await createCore({ db: await createDb(dbUrl) });
+    const r = await importLibrary(core, dir, { activate: true });
+    await core.close();
+    if (r.failed) throw new Error(`import failed: ${JSON.stringify(r.counts)}`);
+  } else {
+    const res = spawnSync(process.execPath, [path.join(root, 'bin/promptd.js'), '--database-url', dbUrl, 'import', dir, '--activate', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+    if (res.status !== 0) throw new Error(`promptd import exited ${res.status}: ${res.stdout}`);
+    process.stdout.write(`  ${res.stdout.trim()}\n`);
+  }
+  return (performance.now() - t0) / 1000;
+}
+
+if (!inProcess && !existsSync(path.join(root, 'dist/cli/main.js'))) {
+  console.error('dist/ is missing: run `npm run build:server` first (or pass --in-process)');
+  process.exit(2);
+}
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'pd-bench-'));
+const lib = path.join(tmp, 'library');
+let t0 = performance.now();
+generate(lib, count);
+console.log(`generated ${count} prompt files in ${((performance.now() - t0) / 1000).toFixed(1)} s (${lib})`);
+
+const dbUrl = `file:${path.join(tmp, 'bench.db')}`;
+const { migrateDatabase } = await import('../src/db/create-db.js');
+await migrateDatabase(dbUrl);
+
+const first = await timeImport(lib, dbUrl);
+console.log(`import into an empty database: ${first.toFixed(1)} s, ${Math.round(count / first)} prompts/s (${inProcess ? 'in process' : 'promptd import, incl. process start'})`);
+const second = await timeImport(lib, dbUrl);
+console.log(`re-import, all unchanged:      ${second.toFixed(1)} s, ${Math.round(count / second)} prompts/s`);
