@@ -6,6 +6,7 @@ import type { ChangeEvent, ResourceTemplate } from './types.js';
 import { findResourceByUri, listTemplates } from './repo/resources-repo.js';
 import { compileUriMatcher, type UriMatcher } from './uri-template.js';
 import { renderTemplate } from './template.js';
+import { LIMITS } from './schemas.js';
 
 export interface CachingResolver extends ResourceResolver {
   invalidate(events: ChangeEvent[]): void;
@@ -40,6 +41,9 @@ export function createResourceResolver(db: Db): CachingResolver {
 
   return {
     async resolve(uri) {
+      // No stored URI is longer (or holds NUL, which PostgreSQL rejects): refusing early
+      // bounds template matching work and the cache's memory.
+      if (uri.length > LIMITS.uriLength || uri.includes('\u0000')) return null;
       if (cache.has(uri)) return cache.get(uri)!;
       const r = await load(uri);
       if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);

@@ -16,7 +16,15 @@ export const LIMITS = {
   argumentValueLength: 100_000,
   resourceBytes: 10 * 1024 * 1024,
   pageSizeMax: 200,
+  /** Ids and version numbers are 32-bit integers in the database. */
+  intMax: 2_147_483_647,
 } as const;
+
+/**
+ * Text that can be stored: PostgreSQL text cannot hold U+0000 (it fails the whole
+ * statement), so NUL is rejected up front, the same way on every database.
+ */
+export const safeString = () => z.string().refine((s) => !s.includes('\u0000'), { message: 'must not contain NUL (\\u0000) characters' });
 
 export const PromptNameSchema = z
   .string()
@@ -25,13 +33,13 @@ export const PromptNameSchema = z
   .regex(/^[A-Za-z0-9_.-]+$/, 'name may contain only letters, digits, "_", "-" and "."')
   .meta({ id: 'PromptName', example: 'code-review' });
 
-const optionalText = (max: number) => z.string().max(max).nullish();
+const optionalText = (max: number) => safeString().max(max).nullish();
 
 export const IconSchema = z
   .object({
-    src: z.string().min(1).max(LIMITS.uriLength),
-    mimeType: z.string().max(128).optional(),
-    sizes: z.array(z.string().max(32)).max(16).optional(),
+    src: safeString().min(1).max(LIMITS.uriLength),
+    mimeType: safeString().max(128).optional(),
+    sizes: z.array(safeString().max(32)).max(16).optional(),
   })
   .meta({ id: 'Icon' });
 
@@ -55,7 +63,7 @@ export const ArgumentSchema = z
     title: optionalText(LIMITS.titleLength),
     description: optionalText(LIMITS.descriptionLength),
     required: z.boolean().default(false),
-    choices: z.array(z.string().min(1).max(LIMITS.choiceLength)).min(1).max(LIMITS.choicesPerArgument).nullish(),
+    choices: z.array(safeString().min(1).max(LIMITS.choiceLength)).min(1).max(LIMITS.choicesPerArgument).nullish(),
     maxLength: z.number().int().min(1).max(LIMITS.argumentValueLength).nullish(),
   })
   .strict()
@@ -66,16 +74,16 @@ const base64 = z
   .max(Math.ceil((LIMITS.resourceBytes * 4) / 3) + 4)
   .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
 
-const UriSchema = z.string().min(1).max(LIMITS.uriLength);
+const UriSchema = safeString().min(1).max(LIMITS.uriLength);
 
 export const TextContentSchema = z
-  .object({ type: z.literal('text'), text: z.string().max(LIMITS.textLength), annotations: AnnotationsSchema.optional() })
+  .object({ type: z.literal('text'), text: safeString().max(LIMITS.textLength), annotations: AnnotationsSchema.optional() })
   .strict();
 export const StoredMediaContentSchema = z
   .object({ type: z.enum(['image', 'audio']), resourceUri: UriSchema, annotations: AnnotationsSchema.optional() })
   .strict();
 export const InlineMediaContentSchema = z
-  .object({ type: z.enum(['image', 'audio']), data: base64, mimeType: z.string().min(1).max(128), annotations: AnnotationsSchema.optional() })
+  .object({ type: z.enum(['image', 'audio']), data: base64, mimeType: safeString().min(1).max(128), annotations: AnnotationsSchema.optional() })
   .strict();
 export const ResourceContentSchema = z
   .object({ type: z.literal('resource'), uri: UriSchema, annotations: AnnotationsSchema.optional() })
@@ -116,18 +124,18 @@ export const UpdatePromptInputSchema = z
 export const ArgumentValuesSchema = z.record(z.string().max(256), z.string().max(LIMITS.argumentValueLength));
 
 export const RenderInputSchema = z
-  .object({ version: z.number().int().min(1).optional(), arguments: ArgumentValuesSchema.default({}) })
+  .object({ version: z.number().int().min(1).max(LIMITS.intMax).optional(), arguments: ArgumentValuesSchema.default({}) })
   .strict()
   .meta({ id: 'RenderInput' });
 
 export const ResourceInputSchema = z
   .object({
     uri: UriSchema.regex(/^[A-Za-z][A-Za-z0-9+.-]*:/, 'uri must be absolute, with a scheme (e.g. file:///, logs://)'),
-    name: z.string().min(1).max(LIMITS.titleLength),
+    name: safeString().min(1).max(LIMITS.titleLength),
     title: optionalText(LIMITS.titleLength),
     description: optionalText(LIMITS.descriptionLength),
-    mimeType: z.string().min(1).max(128),
-    text: z.string().max(LIMITS.resourceBytes).optional(),
+    mimeType: safeString().min(1).max(128),
+    text: safeString().max(LIMITS.resourceBytes).optional(),
     blob: base64.optional(),
   })
   .strict()
@@ -137,11 +145,11 @@ export const ResourceInputSchema = z
 export const ResourceTemplateInputSchema = z
   .object({
     uriTemplate: UriSchema,
-    name: z.string().min(1).max(LIMITS.titleLength),
+    name: safeString().min(1).max(LIMITS.titleLength),
     title: optionalText(LIMITS.titleLength),
     description: optionalText(LIMITS.descriptionLength),
-    mimeType: z.string().min(1).max(128),
-    text: z.string().max(LIMITS.resourceBytes),
+    mimeType: safeString().min(1).max(128),
+    text: safeString().max(LIMITS.resourceBytes),
   })
   .strict()
   .meta({ id: 'ResourceTemplateInput' });

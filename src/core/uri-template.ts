@@ -60,6 +60,39 @@ const SEGMENT: Record<string, string> = {
   ';': '[^/?#;]*',
 };
 
+/** Characters a variable of each operator can never contain when matched back from a URI. */
+const EXCLUDED: Record<string, string> = { '': '/?#&,', '.': '/?#.', '/': '/?#', ';': '/?#;', '?': '&#', '&': '&#', '+': '', '#': '' };
+
+/**
+ * Matching a URI back against a template is a regular expression with one group per
+ * variable. A group that can also eat the text after it (`{a}{b}`, `{a}-{b}`,
+ * `{+a}/x`) makes the match backtrack; two or more such groups make it polynomial
+ * (n^3 and up) and a long URI from a client pins the event loop. So a template may
+ * have at most one ambiguous variable: every other one must be followed by the end of
+ * the template or by a character it cannot contain.
+ */
+export function reverseMatchProblem(template: string): string | undefined {
+  const exprs = [...template.matchAll(EXPR)];
+  const ambiguous: string[] = [];
+  for (const [i, m] of exprs.entries()) {
+    const body = m[1] ?? '';
+    const op = body && OPERATORS.includes(body[0]!) ? body[0]! : '';
+    const names = body.slice(op ? 1 : 0).split(',');
+    if (op === '+' || op === '#') for (let k = 1; k < names.length; k++) ambiguous.push(m[0]);
+    const end = m.index! + m[0].length;
+    if (end === template.length) continue;
+    const next = exprs[i + 1];
+    let follower = template[end]!;
+    if (next && next.index === end) {
+      const nextOp = next[1]?.[0] ?? '';
+      follower = nextOp && '.;/?&#'.includes(nextOp) ? nextOp : '';
+    }
+    if (!follower || !EXCLUDED[op]!.includes(follower)) ambiguous.push(m[0]);
+  }
+  if (ambiguous.length <= 1) return undefined;
+  return `${[...new Set(ambiguous)].join(', ')}: more than one variable can run into the text that follows it, so URIs cannot be matched back efficiently; separate variables with a character they cannot contain (e.g. "/")`;
+}
+
 export function compileUriMatcher(template: string): UriMatcher {
   const { expressions, error } = parseUriTemplate(template);
   if (error) return { match: () => null, variables: [] };

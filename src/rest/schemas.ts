@@ -1,6 +1,6 @@
 // Response and parameter schemas for the OpenAPI document.
 import { z } from 'zod';
-import { ArgumentSchema, IconSchema, MessageSchema, PromptNameSchema } from '../core/schemas.js';
+import { ArgumentSchema, IconSchema, LIMITS, MessageSchema, PromptNameSchema, safeString } from '../core/schemas.js';
 
 export const ProblemSchema = z
   .object({
@@ -97,13 +97,16 @@ export const RenderedPromptSchema = z
 
 export const page = <T extends z.ZodType>(item: T, id: string) => z.object({ items: z.array(item), nextCursor: z.string().nullable() }).meta({ id });
 
+/** The `q=` search filter of list routes. */
+export const SearchQuerySchema = safeString().max(200).optional();
+
 export const ListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).optional(),
   cursor: z.string().max(2048).optional(),
 });
 
 export const NameParamSchema = z.object({ name: PromptNameSchema.meta({ param: { name: 'name', in: 'path' } }) });
-export const IdParamSchema = z.object({ id: z.coerce.number().int().min(1).meta({ param: { name: 'id', in: 'path' } }) });
+export const IdParamSchema = z.object({ id: z.coerce.number().int().min(1).max(LIMITS.intMax).meta({ param: { name: 'id', in: 'path' } }) });
 
 export const errorResponses = {
   400: { description: 'Bad request', content: { 'application/problem+json': { schema: ProblemSchema } } },

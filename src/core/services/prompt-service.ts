@@ -221,7 +221,7 @@ export function createPromptService({ db, cursors, feed, resolver }: PromptServi
 export type PromptService = ReturnType<typeof createPromptService>;
 
 function parseEtag(etag: string): number {
-  const m = /^(?:W\/)?"(\d+)"$/.exec(etag.trim());
-  if (!m) throw new DomainError('precondition_failed', 'If-Match does not hold an ETag issued by this server; reload the prompt and try again');
+  const m = /^(?:W\/)?"(\d{1,10})"$/.exec(etag.trim());
+  if (!m || Number(m[1]) > LIMITS.intMax) throw new DomainError('precondition_failed', 'If-Match does not hold an ETag issued by this server; reload the prompt and try again');
   return Number(m[1]);
 }

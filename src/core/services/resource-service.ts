@@ -9,7 +9,7 @@ import { LIMITS, type ResourceInput, type ResourceTemplateInput } from '../schem
 import type { Actor, Page, Resource, ResourceTemplate, ResourceUsage, ResourceWithContent } from '../types.js';
 import { clampLimit } from './prompt-service.js';
 import { analyzeTemplate } from '../template.js';
-import { parseUriTemplate, isUriTemplate } from '../uri-template.js';
+import { parseUriTemplate, isUriTemplate, reverseMatchProblem } from '../uri-template.js';
 
 function contentOf(input: ResourceInput) {
   if (input.blob !== undefined) {
@@ -143,6 +143,7 @@ function validateTemplate(input: ResourceTemplateInput) {
   const { expressions, error } = parseUriTemplate(input.uriTemplate);
   if (error) errors.push({ path: 'uriTemplate', message: error });
   else if (!expressions.length) errors.push({ path: 'uriTemplate', message: 'a resource template needs at least one {variable}; store a plain resource instead' });
+  else if (reverseMatchProblem(input.uriTemplate)) errors.push({ path: 'uriTemplate', message: reverseMatchProblem(input.uriTemplate)! });
   const vars = new Set(expressions.flatMap((e) => e.names));
   const t = analyzeTemplate(input.text);
   if (t.error) errors.push({ path: 'text', message: `template does not parse: ${t.error}` });

@@ -1,19 +1,19 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { CreatePromptInputSchema, RenderInputSchema, UpdatePromptInputSchema, VersionInputSchema } from '../../core/schemas.js';
+import { CreatePromptInputSchema, LIMITS, RenderInputSchema, UpdatePromptInputSchema, VersionInputSchema } from '../../core/schemas.js';
 import {
-  ListQuerySchema, NameParamSchema, PromptDetailSchema, PromptSummarySchema, RenderedPromptSchema, VersionSchema, VersionSummarySchema,
+  ListQuerySchema, NameParamSchema, SearchQuerySchema, PromptDetailSchema, PromptSummarySchema, RenderedPromptSchema, VersionSchema, VersionSummarySchema,
   body, errorResponses, json, page,
 } from '../schemas.js';
 
 const tags = ['Prompts'];
-const VersionParamSchema = NameParamSchema.extend({ n: z.coerce.number().int().min(1).meta({ param: { name: 'n', in: 'path' } }) });
+const VersionParamSchema = NameParamSchema.extend({ n: z.coerce.number().int().min(1).max(LIMITS.intMax).meta({ param: { name: 'n', in: 'path' } }) });
 
 export const list = createRoute({
   method: 'get', path: '/prompts', tags, summary: 'List prompts (keyset-paginated, sorted by name)',
   request: {
     query: ListQuerySchema.extend({
-      q: z.string().max(200).optional(),
+      q: SearchQuerySchema,
       archived: z.enum(['true', 'false', 'all']).optional().meta({ description: 'false (default): unarchived only; true: archived only; all' }),
     }),
   },
@@ -67,7 +67,7 @@ export const getVersion = createRoute({
 
 export const activate = createRoute({
   method: 'put', path: '/prompts/{name}/active', tags, summary: 'Activate a version, or roll back to an older one',
-  request: { params: NameParamSchema, ...body(z.object({ version: z.number().int().min(1) }).strict().meta({ id: 'ActivateInput' })) },
+  request: { params: NameParamSchema, ...body(z.object({ version: z.number().int().min(1).max(LIMITS.intMax) }).strict().meta({ id: 'ActivateInput' })) },
   responses: { 200: json(PromptDetailSchema, 'Activated'), 401: errorResponses[401], 404: errorResponses[404], 422: errorResponses[422] },
 });
 

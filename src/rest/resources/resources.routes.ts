@@ -1,13 +1,12 @@
 import { createRoute } from '@hono/zod-openapi';
-import { z } from 'zod';
 import { ResourceInputSchema } from '../../core/schemas.js';
-import { IdParamSchema, ListQuerySchema, ResourceDetailSchema, ResourceSchema, body, errorResponses, json, page } from '../schemas.js';
+import { IdParamSchema, ListQuerySchema, SearchQuerySchema, ResourceDetailSchema, ResourceSchema, body, errorResponses, json, page } from '../schemas.js';
 
 const tags = ['Resources'];
 
 export const list = createRoute({
   method: 'get', path: '/resources', tags, summary: 'List stored resources (keyset-paginated, sorted by URI)',
-  request: { query: ListQuerySchema.extend({ q: z.string().max(200).optional() }) },
+  request: { query: ListQuerySchema.extend({ q: SearchQuerySchema }) },
   responses: { 200: json(page(ResourceSchema, 'ResourcePage'), 'A page of resources'), 400: errorResponses[400], 401: errorResponses[401] },
 });
 export const create = createRoute({
