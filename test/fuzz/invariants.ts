@@ -63,7 +63,22 @@ export function rpcMessages(type: string, text: string): unknown[] | string {
  * /mcp: no 5xx; an error status carries a JSON-RPC error (or problem+json from the
  * outer app); every message in a 200 is a well-formed result, error or notification.
  */
-export async function checkMcpResponse(res: Response): Promise<string | null> {
+export interface McpStats {
+  /** -32603 replies that are really invalid params rejected by the SDK before our handlers run. */
+  sdkInvalidParams: number;
+}
+
+/** The SDK's request-schema failure: the message is a JSON array of zod issues. */
+export function isSdkParamsError(message: string): boolean {
+  try {
+    const issues = JSON.parse(message);
+    return Array.isArray(issues) && issues.length > 0 && issues.every((i) => isObj(i) && typeof i.code === 'string' && Array.isArray(i.path));
+  } catch {
+    return false;
+  }
+}
+
+export async function checkMcpResponse(res: Response, stats?: McpStats): Promise<string | null> {
   const type = res.headers.get('content-type') ?? '';
   const text = await res.text();
   if (res.status >= 500) return `status ${res.status}: ${text.slice(0, 300)}`;
@@ -77,9 +92,14 @@ export async function checkMcpResponse(res: Response): Promise<string | null> {
     const notification = isObj(m) && m.jsonrpc === '2.0' && typeof m.method === 'string' && !('id' in m);
     if (!isRpcError(m) && !isRpcResult(m) && !notification) return `malformed JSON-RPC message: ${JSON.stringify(m).slice(0, 200)}`;
     if (isRpcError(m)) {
-      const code = (m as { error: { code: number } }).error.code;
-      // -32603 (internal error) means an unhandled exception behind a well-formed reply.
-      if (code === -32603) return `internal error: ${text.slice(0, 300)}`;
+      const { code, message } = (m as { error: { code: number; message: string } }).error;
+      // -32603 (internal error) means an unhandled exception behind a well-formed reply,
+      // except for the SDK's own params check, which answers -32603 with the zod issue
+      // list instead of -32602 (modelcontextprotocol/typescript-sdk#2284): counted apart.
+      if (code === -32603) {
+        if (!isSdkParamsError(message)) return `internal error: ${text.slice(0, 300)}`;
+        if (stats) stats.sdkInvalidParams++;
+      }
     }
   }
   return null;
