@@ -20,7 +20,15 @@ export interface ServerOptions {
   seed?: boolean;
   logger?: Logger;
   onFirstRunToken?: (token: string) => void;
+  /** Slow-client bounds (defaults in SERVER_TIMEOUTS); tests lower them. */
+  timeouts?: Partial<typeof SERVER_TIMEOUTS>;
 }
+
+/**
+ * Slow clients must not pin connections (slowloris): headers must arrive within
+ * headersMs and the whole request within requestMs, checked every checkIntervalMs.
+ */
+export const SERVER_TIMEOUTS = { headersMs: 20_000, requestMs: 60_000, keepAliveMs: 5_000, checkIntervalMs: 5_000 };
 
 export interface RunningServer {
   url: string;
@@ -49,16 +57,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let port = opts.port ?? 3000;
   const mcp = createMcpHttpApp({ core, token: opts.mcpToken, host, get port() { return port; }, logger, instanceId: opts.instanceId } as Parameters<typeof createMcpHttpApp>[0]);
   const app = createApp({ core, mcp: mcp.app, logError: (e) => logger.error({ err: e }, 'unhandled error') });
+  const timeouts = { ...SERVER_TIMEOUTS, ...opts.timeouts };
 
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, hostname: host, port, serverOptions: { connectionsCheckingInterval: timeouts.checkIntervalMs } }, () => resolve(s));
   });
   port = (server.address() as AddressInfo).port;
   const httpServer = server as import('node:http').Server;
-  // Slow clients must not pin connections (slowloris): bound headers and requests.
-  httpServer.headersTimeout = 20_000;
-  httpServer.requestTimeout = 60_000;
-  httpServer.keepAliveTimeout = 5_000;
+  httpServer.headersTimeout = timeouts.headersMs;
+  httpServer.requestTimeout = timeouts.requestMs;
+  httpServer.keepAliveTimeout = timeouts.keepAliveMs;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   logger.info({ url, database: db.provider }, 'promptd listening');
 

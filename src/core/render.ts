@@ -2,6 +2,7 @@
 import { DomainError, type FieldError } from './errors.js';
 import type { Argument, RenderedContent, RenderedPrompt, Version } from './types.js';
 import { renderTemplate } from './template.js';
+import { LIMITS } from './schemas.js';
 import { expandUriTemplate, isUriTemplate } from './uri-template.js';
 
 export interface ResolvedResource {
@@ -37,8 +38,9 @@ export function validateArguments(promptName: string, args: readonly Argument[],
     if (a.choices && !a.choices.includes(v)) {
       errors.push({ path: `arguments.${a.name}`, message: `argument "${a.name}" must be one of: ${a.choices.join(', ')} (got "${truncate(v)}")` });
     }
-    if (a.maxLength != null && v.length > a.maxLength) {
-      errors.push({ path: `arguments.${a.name}`, message: `argument "${a.name}" is ${v.length} characters long; the limit is ${a.maxLength}` });
+    const max = Math.min(a.maxLength ?? LIMITS.argumentValueLength, LIMITS.argumentValueLength);
+    if (v.length > max) {
+      errors.push({ path: `arguments.${a.name}`, message: `argument "${a.name}" is ${v.length} characters long; the limit is ${max}` });
     }
   }
   return errors;
