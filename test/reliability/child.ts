@@ -1,0 +1,67 @@
+// Spawning writer-child.ts as a separate OS process (through tsx), and checking that
+// every stored version is whole.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { projectRoot } from '../../src/db/paths.js';
+import type { Core } from '../../src/core/index.js';
+
+const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'writer-child.ts');
+
+export interface Writer {
+  child: ChildProcess;
+  /** Highest version number the child has reported as committed. */
+  committed(): number;
+  ready: Promise<void>;
+  exited: Promise<number | null>;
+  stderr(): string;
+}
+
+export function spawnWriter(url: string, prompt: string, count: number, activateEvery = 0): Writer {
+  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, url, prompt, String(count), String(activateEvery)], {
+    cwd: projectRoot,
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  let committed = 0;
+  let onReady: () => void;
+  const ready = new Promise<void>((r) => (onReady = r));
+  child.stdout!.on('data', (d) => {
+    out += d;
+    const lines = out.split('\n');
+    out = lines.pop()!;
+    for (const l of lines) {
+      if (l === 'ready') onReady();
+      const m = /^committed (\d+)$/.exec(l);
+      if (m) committed = Math.max(committed, Number(m[1]));
+    }
+  });
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, committed: () => committed, ready, exited, stderr: () => err };
+}
+
+/**
+ * Every version of every prompt is whole: numbered 1..latest without gaps, with the
+ * given number of messages and arguments; the active version (if any) belongs to it.
+ */
+export async function expectWholeVersions(core: Core, expected: (prompt: string, version: number) => { messages: number; arguments: number }) {
+  const prompts = await core.db.prisma.prompt.findMany({
+    include: { versions: { select: { id: true, number: true, _count: { select: { messages: true, arguments: true } } }, orderBy: { number: 'asc' } } },
+  });
+  const problems: string[] = [];
+  for (const p of prompts) {
+    const numbers = p.versions.map((v) => v.number);
+    if (numbers.join() !== Array.from({ length: p.latestVersion }, (_, i) => i + 1).join()) problems.push(`${p.name}: versions ${numbers.join(',')} but latestVersion ${p.latestVersion}`);
+    if (p.activeVersionId !== null && !p.versions.some((v) => v.id === p.activeVersionId)) problems.push(`${p.name}: active version is not one of its versions`);
+    for (const v of p.versions) {
+      const want = expected(p.name, v.number);
+      if (v._count.messages !== want.messages || v._count.arguments !== want.arguments) {
+        problems.push(`${p.name} v${v.number}: ${v._count.messages} messages, ${v._count.arguments} arguments (want ${want.messages}, ${want.arguments})`);
+      }
+    }
+  }
+  return { prompts: prompts.length, versions: prompts.reduce((n, p) => n + p.versions.length, 0), problems };
+}
