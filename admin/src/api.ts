@@ -109,6 +109,8 @@ export const api = {
     data(request<Page<ResourceTemplate>>(`/resource-templates${qs({ limit: 200, cursor })}`)),
   createTemplate: (body: ResourceTemplateBody) =>
     data(request<ResourceTemplate>('/resource-templates', { method: 'POST', body })),
+  updateTemplate: (id: ResourceTemplate['id'], body: ResourceTemplateBody) =>
+    data(request<ResourceTemplate>(`/resource-templates/${enc(String(id))}`, { method: 'PUT', body })),
   deleteTemplate: (id: ResourceTemplate['id']) =>
     data(request<void>(`/resource-templates/${enc(String(id))}`, { method: 'DELETE' })),
 };

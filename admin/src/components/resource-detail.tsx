@@ -1,23 +1,39 @@
 // One resource: its content (text, image, audio, or a download), the prompts that bind it, delete.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, api, errorMessage } from '../api';
 import { href, Link } from '../router';
 import type { Resource, ResourceDetail } from '../types';
-import { Badge, Banner } from './bits';
+import { Badge, Banner, formatBytes } from './bits';
 import { useDialog } from './dialog';
+import { ResourceEditForm } from './resource-edit-form';
 
 function toBlobUrl(d: ResourceDetail): string {
   const bytes = d.blob != null ? Uint8Array.from(atob(d.blob), (c) => c.charCodeAt(0)) : new TextEncoder().encode(d.text ?? '');
   return URL.createObjectURL(new Blob([bytes], { type: d.mimeType }));
 }
 
-export function ResourceDetailPanel({ id, revision, onDeleted }: { id: Resource['id']; revision: number; onDeleted: () => void }) {
+interface Props { id: Resource['id']; revision: number; onDeleted: () => void; onSaved: (msg: string) => void }
+
+export function ResourceDetailPanel({ id, revision, onDeleted, onSaved }: Props) {
   const [d, setD] = useState<ResourceDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [tick, setTick] = useState(0);
+  const editBtn = useRef<HTMLButtonElement>(null);
   const [ask, dialog] = useDialog();
   useEffect(() => {
     api.getResource(id).then(setD, (err) => setError(errorMessage(err)));
-  }, [id, revision]);
+  }, [id, revision, tick]);
+  const refocus = useRef(false);
+  const closeEditor = () => {
+    refocus.current = true;
+    setEditing(false);
+  };
+  useEffect(() => {
+    if (editing || !refocus.current || !editBtn.current) return;
+    refocus.current = false;
+    editBtn.current.focus();
+  });
   const url = useMemo(() => (d ? toBlobUrl(d) : null), [d]);
   useEffect(() => () => void (url && URL.revokeObjectURL(url)), [url]);
 
@@ -39,20 +55,33 @@ export function ResourceDetailPanel({ id, revision, onDeleted }: { id: Resource[
     <div className="res-detail" data-testid="resource-detail">
       {dialog}
       {error && <Banner kind="error">{error}</Banner>}
-      {d.description && <p>{d.description}</p>}
-      {d.text != null && <pre className="res-text" data-testid="resource-text">{d.text}</pre>}
-      {d.blob != null && url && d.mimeType.startsWith('image/') && <img className="res-media" src={url} alt={d.title ?? d.name} />}
-      {d.blob != null && url && d.mimeType.startsWith('audio/') && <audio controls src={url} aria-label={d.title ?? d.name} />}
-      <div className="row-gap">
-        {url && (
-          <a className="btn btn-small" href={url} download={file} data-testid="resource-download">
-            Download
-          </a>
-        )}
-        <button type="button" className="btn btn-small btn-danger-outline" onClick={remove} data-testid="resource-delete">
-          Delete
-        </button>
-      </div>
+      {editing && (
+        <ResourceEditForm
+          d={d}
+          onCancel={closeEditor}
+          onSaved={(msg) => {
+            closeEditor();
+            setTick((n) => n + 1);
+            onSaved(msg);
+          }}
+        />
+      )}
+      {!editing && <ResourceView d={d} url={url} />}
+      {!editing && (
+        <div className="row-gap">
+          {url && (
+            <a className="btn btn-small" href={url} download={file} data-testid="resource-download">
+              Download
+            </a>
+          )}
+          <button type="button" className="btn btn-small" ref={editBtn} onClick={() => setEditing(true)} data-testid="resource-edit" aria-label={`Edit ${d.uri}`}>
+            Edit
+          </button>
+          <button type="button" className="btn btn-small btn-danger-outline" onClick={remove} data-testid="resource-delete" aria-label={`Delete ${d.uri}`}>
+            Delete
+          </button>
+        </div>
+      )}
       <h4>Used by</h4>
       {d.usedBy.length === 0 ? (
         <p className="muted small" data-testid="resource-used-by">No prompt binds this resource.</p>
@@ -66,5 +95,19 @@ export function ResourceDetailPanel({ id, revision, onDeleted }: { id: Resource[
         </ul>
       )}
     </div>
+  );
+}
+
+function ResourceView({ d, url }: { d: ResourceDetail; url: string | null }) {
+  return (
+    <>
+      <p className="small res-meta" data-testid="resource-meta">
+        <strong>{d.title || d.name}</strong> · <span className="mono">{d.mimeType}</span> · {formatBytes(d.size)}
+      </p>
+      {d.description && <p className="small">{d.description}</p>}
+      {d.text != null && <pre className="res-text" data-testid="resource-text">{d.text}</pre>}
+      {d.blob != null && url && d.mimeType.startsWith('image/') && <img className="res-media" src={url} alt={d.title ?? d.name} />}
+      {d.blob != null && url && d.mimeType.startsWith('audio/') && <audio controls src={url} aria-label={d.title ?? d.name} />}
+    </>
   );
 }

@@ -1,24 +1,24 @@
 // Create a text resource, or upload a binary file (read as base64).
 import { useId, useState, type FormEvent } from 'react';
 import { ApiError, api, errorMessage } from '../api';
-import type { ResourceBody } from '../types';
 import { Banner, describe, FieldError, formatBytes, type Messages } from './bits';
 
-function useSubmit(onCreated: (msg: string) => void) {
+/** Sends a resource body; field errors (422, or 409 on a taken URI) land next to their inputs. */
+export function useResourceSubmit<B>(send: (body: B) => Promise<{ uri?: string; uriTemplate?: string }>, onDone: (msg: string) => void, verb = 'Added', conflictPath = 'uri') {
   const [errors, setErrors] = useState<Messages>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const submit = async (body: ResourceBody, reset: () => void) => {
+  const submit = async (body: B, reset: () => void) => {
     setBusy(true);
     setErrors({});
     setError(null);
     try {
-      const r = await api.createResource(body);
+      const r = await send(body);
       reset();
-      onCreated(`Added ${r.uri}.`);
+      onDone(`${verb} ${r.uri ?? r.uriTemplate}.`);
     } catch (err) {
       if (err instanceof ApiError && err.problem.errors?.length) setErrors(err.fieldErrors);
-      else if (err instanceof ApiError && err.status === 409) setErrors({ uri: err.problem.detail ?? 'A resource with this URI already exists.' });
+      else if (err instanceof ApiError && err.status === 409) setErrors({ [conflictPath]: err.problem.detail ?? 'Another one already has this URI.' });
       setError(errorMessage(err));
     } finally {
       setBusy(false);
@@ -27,11 +27,23 @@ function useSubmit(onCreated: (msg: string) => void) {
   return { errors, error, busy, submit };
 }
 
-function Text({ id, label, path, value, set, errors, testId, placeholder, mono }: { id: string; label: string; path: string; value: string; set: (v: string) => void; errors: Messages; testId: string; placeholder?: string; mono?: boolean }) {
+interface FieldProps { id: string; label: string; path: string; value: string; set: (v: string) => void; errors: Messages; warnings?: Messages; testId: string; placeholder?: string; mono?: boolean }
+
+export function Text({ id, label, path, value, set, errors, warnings, testId, placeholder, mono }: FieldProps) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} className={mono ? 'mono' : undefined} data-testid={testId} value={value} placeholder={placeholder} onChange={(e) => set(e.target.value)} {...describe(path, errors)} />
+      <input id={id} className={mono ? 'mono' : undefined} data-testid={testId} value={value} placeholder={placeholder} onChange={(e) => set(e.target.value)} {...describe(path, errors, warnings)} />
+      <FieldError path={path} errors={errors} warnings={warnings} />
+    </div>
+  );
+}
+
+export function TextArea({ id, label, path, value, set, errors, testId, mono, rows = 3 }: FieldProps & { rows?: number }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} rows={rows} className={mono ? 'mono' : undefined} data-testid={testId} value={value} onChange={(e) => set(e.target.value)} {...describe(path, errors)} />
       <FieldError path={path} errors={errors} />
     </div>
   );
@@ -40,7 +52,7 @@ function Text({ id, label, path, value, set, errors, testId, placeholder, mono }
 export function TextResourceForm({ onCreated }: { onCreated: (msg: string) => void }) {
   const id = useId();
   const [f, setF] = useState({ uri: '', name: '', title: '', mimeType: 'text/plain', text: '' });
-  const { errors, error, busy, submit } = useSubmit(onCreated);
+  const { errors, error, busy, submit } = useResourceSubmit(api.createResource, onCreated);
   const set = (k: keyof typeof f) => (v: string) => setF((x) => ({ ...x, [k]: v }));
   const go = (e: FormEvent) => {
     e.preventDefault();
@@ -54,11 +66,7 @@ export function TextResourceForm({ onCreated }: { onCreated: (msg: string) => vo
       <Text id={`${id}-name`} label="Name" path="name" value={f.name} set={set('name')} errors={errors} testId="res-name" />
       <Text id={`${id}-title`} label="Title (optional)" path="title" value={f.title} set={set('title')} errors={errors} testId="res-title" />
       <Text id={`${id}-mime`} label="MIME type" path="mimeType" value={f.mimeType} set={set('mimeType')} errors={errors} testId="res-mime" mono />
-      <div className="field">
-        <label htmlFor={`${id}-text`}>Text</label>
-        <textarea id={`${id}-text`} rows={5} className="mono" data-testid="res-text" value={f.text} onChange={(e) => set('text')(e.target.value)} {...describe('text', errors)} />
-        <FieldError path="text" errors={errors} />
-      </div>
+      <TextArea id={`${id}-text`} label="Text" path="text" value={f.text} set={set('text')} errors={errors} testId="res-text" rows={5} mono />
       <button type="submit" className="btn btn-primary" data-testid="res-create" disabled={busy}>
         {busy ? 'Adding…' : 'Add text resource'}
       </button>
@@ -66,7 +74,7 @@ export function TextResourceForm({ onCreated }: { onCreated: (msg: string) => vo
   );
 }
 
-function readBase64(file: File): Promise<string> {
+export function readBase64(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const r = new FileReader();
     r.onload = () => resolve(String(r.result).replace(/^data:[^,]*,/, ''));
@@ -80,7 +88,7 @@ export function UploadForm({ onCreated }: { onCreated: (msg: string) => void }) 
   const [file, setFile] = useState<File | null>(null);
   const [f, setF] = useState({ uri: '', name: '', mimeType: '' });
   const [inputKey, setInputKey] = useState(0);
-  const { errors, error, busy, submit } = useSubmit(onCreated);
+  const { errors, error, busy, submit } = useResourceSubmit(api.createResource, onCreated);
   const set = (k: keyof typeof f) => (v: string) => setF((x) => ({ ...x, [k]: v }));
   const pick = (file: File | null) => {
     setFile(file);

@@ -1,10 +1,11 @@
-// Resource templates: list, create, delete.
-import { useEffect, useId, useState, type FormEvent } from 'react';
+// Resource templates: list, create, edit, delete.
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ApiError, api, errorMessage } from '../api';
 import { useLive } from '../live';
 import type { ResourceTemplate } from '../types';
 import { Banner, describe, FieldError, type Messages } from './bits';
 import { useDialog } from './dialog';
+import { TemplateEditForm } from './template-edit-form';
 
 const EMPTY = { uriTemplate: '', name: '', mimeType: 'text/plain', text: '' };
 
@@ -18,6 +19,19 @@ export function ResourceTemplates() {
   const [ask, dialog] = useDialog();
   const { revision } = useLive();
   const [tick, setTick] = useState(0);
+  const [editing, setEditing] = useState<ResourceTemplate['id'] | null>(null);
+  const editBtns = useRef(new Map<ResourceTemplate['id'], HTMLButtonElement>());
+  const refocus = useRef<ResourceTemplate['id'] | null>(null);
+  const closeEditor = (tid: ResourceTemplate['id']) => {
+    refocus.current = tid;
+    setEditing(null);
+  };
+  useEffect(() => {
+    const btn = refocus.current != null && editing == null ? editBtns.current.get(refocus.current) : undefined;
+    if (!btn) return;
+    refocus.current = null;
+    btn.focus();
+  });
 
   useEffect(() => {
     api.listTemplates().then((p) => setItems(p.items), (err) => setError(errorMessage(err)));
@@ -79,9 +93,36 @@ export function ResourceTemplates() {
                     {t.name} · {t.mimeType}
                   </div>
                 </div>
-                <button type="button" className="btn btn-small btn-danger-outline" onClick={() => remove(t)} aria-label={`Delete template ${t.uriTemplate}`}>
-                  Delete
-                </button>
+                {editing !== t.id && (
+                  <div className="row-gap">
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      data-testid="template-edit"
+                      ref={(el) => void (el ? editBtns.current.set(t.id, el) : editBtns.current.delete(t.id))}
+                      onClick={() => setEditing(t.id)}
+                      aria-label={`Edit template ${t.uriTemplate}`}
+                    >
+                      Edit
+                    </button>
+                    <button type="button" className="btn btn-small btn-danger-outline" onClick={() => remove(t)} aria-label={`Delete template ${t.uriTemplate}`}>
+                      Delete
+                    </button>
+                  </div>
+                )}
+                {editing === t.id && (
+                  <div className="res-detail">
+                    <TemplateEditForm
+                      t={t}
+                      onCancel={() => closeEditor(t.id)}
+                      onSaved={(msg) => {
+                        closeEditor(t.id);
+                        setInfo(msg);
+                        setTick((n) => n + 1);
+                      }}
+                    />
+                  </div>
+                )}
               </li>
             ))}
           </ul>

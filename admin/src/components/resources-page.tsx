@@ -80,6 +80,7 @@ export function ResourcesPage() {
                   <ResourceDetailPanel
                     id={r.id}
                     revision={revision}
+                    onSaved={changed}
                     onDeleted={() => {
                       setOpen(null);
                       changed(`Deleted ${r.uri}.`);
