@@ -6,7 +6,7 @@ import type { ChangeFeed } from './change-feed.js';
 import type { CursorCodec } from './cursor.js';
 import { DomainError } from './errors.js';
 import { renderVersion, type ResourceResolver } from './render.js';
-import { toVersion, versionInclude, type VersionRow } from './repo/prompts-repo.js';
+import { toVersion, type VersionRow } from './repo/prompts-repo.js';
 import type { Argument, ChangeEvent, RenderedPrompt, Version } from './types.js';
 import type { Icon } from './schemas.js';
 
@@ -32,22 +32,50 @@ export function createServedCatalog({ db, feed, resolver, cursors }: { db: Db; f
   let sorted: string[] = [];
   const listeners = new Set<(events: ChangeEvent[]) => void>();
   let loaded: Promise<void> | undefined;
+  let changedWhileLoading: Set<string> | undefined;
 
   const toServed = (name: string, row: VersionRow): ServedPrompt => {
     const version = toVersion(row);
     return { name, title: version.title, description: version.description, icons: version.icons, arguments: version.arguments, version };
   };
 
-  async function loadWhere(where: { name?: { in: string[] } }) {
-    const rows = await db.prisma.prompt.findMany({
-      where: { ...where, archived: false, activeVersionId: { not: null } },
-      select: { name: true, activeVersion: { include: versionInclude } },
-    });
-    return rows.map((r) => toServed(r.name, r.activeVersion as VersionRow));
+  /** Served prompts by name, or all of them (in keyset batches) when `names` is absent. */
+  async function loadServed(names?: string[]): Promise<ServedPrompt[]> {
+    const out: ServedPrompt[] = [];
+    const sqlite = db.provider === 'sqlite';
+    const ph = (i: number) => (sqlite ? '?' : `$${i}`);
+    const take = (rows: { name: string; version: string }[]) => {
+      for (const r of rows) out.push(toServed(r.name, versionRow(JSON.parse(r.version) as VersionDoc)));
+    };
+    if (names) {
+      for (let i = 0; i < names.length; i += NAMES_BATCH) {
+        const chunk = names.slice(i, i + NAMES_BATCH);
+        take(await db.prisma.$queryRawUnsafe(servedSql(sqlite, `p."name" IN (${chunk.map((_, k) => ph(k + 1)).join(', ')})`), ...chunk));
+      }
+      return out;
+    }
+    let after: string | undefined;
+    for (;;) {
+      const rows = await db.prisma.$queryRawUnsafe<{ name: string; version: string }[]>(
+        `${servedSql(sqlite, after === undefined ? '1 = 1' : `p."name" > ${ph(1)}`)} LIMIT ${LOAD_BATCH}`,
+        ...(after === undefined ? [] : [after]),
+      );
+      take(rows);
+      if (rows.length < LOAD_BATCH) return out;
+      after = rows.at(-1)!.name;
+    }
   }
 
   function resort() {
     sorted = [...byName.keys()].sort(compareNames);
+  }
+
+  // A few names change per write: splice them in and out instead of sorting 100k names.
+  function place(name: string, present: boolean) {
+    const i = lowerBound(sorted, name);
+    if (sorted[i] === name) {
+      if (!present) sorted.splice(i, 1);
+    } else if (present) sorted.splice(i, 0, name);
   }
 
   async function onEvents(events: ChangeEvent[]) {
@@ -59,10 +87,12 @@ export function createServedCatalog({ db, feed, resolver, cursors }: { db: Db; f
       if (typeof from === 'string') names.add(from);
     }
     if (!names.size) return;
-    const fresh = await loadWhere({ name: { in: [...names] } });
+    for (const n of names) changedWhileLoading?.add(n);
+    const fresh = await loadServed([...names]);
     for (const n of names) byName.delete(n);
     for (const p of fresh) byName.set(p.name, p);
-    resort();
+    if (names.size > 64) resort();
+    else for (const n of names) place(n, byName.has(n));
     const served = events.filter((e) => e.entity === 'prompt' && e.served);
     for (const fn of listeners) fn(served);
   }
@@ -71,8 +101,12 @@ export function createServedCatalog({ db, feed, resolver, cursors }: { db: Db; f
     /** Loads everything once and starts following the change log. */
     ready(): Promise<void> {
       loaded ??= (async () => {
+        // Changes that arrive while the batches load are applied by onEvents from a
+        // newer read; the (possibly older) batch row of such a name is skipped.
+        changedWhileLoading = new Set();
         feed.subscribe(onEvents);
-        for (const p of await loadWhere({})) byName.set(p.name, p);
+        for (const p of await loadServed()) if (!changedWhileLoading.has(p.name)) byName.set(p.name, p);
+        changedWhileLoading = undefined;
         resort();
       })();
       return loaded;
@@ -113,6 +147,70 @@ export type ServedCatalog = ReturnType<typeof createServedCatalog>;
 
 // Byte-wise comparison, matching SQL's ordering of the same names.
 const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+const LOAD_BATCH = 2_000;
+// Bound parameters per query stay under SQLite's default limit of 999.
+const NAMES_BATCH = 500;
+
+/**
+ * One row per served prompt: its name and its active version as one JSON document
+ * built by the database (arguments and messages in position order). Loading 100k
+ * prompts through Prisma's nested includes took ~8 s and binds one parameter per
+ * parent row in the relation queries (past the driver's limit beyond ~1,000 rows).
+ */
+function servedSql(sqlite: boolean, filter: string): string {
+  const obj = sqlite ? 'json_object' : 'json_build_object';
+  // SQLite: json() keeps a subquery's array an array instead of a string.
+  const agg = (expr: string, order: string) => (sqlite ? `json(json_group_array(${expr} ORDER BY ${order}))` : `COALESCE(json_agg(${expr} ORDER BY ${order}), '[]'::json)`);
+  const arg = `${obj}('name', a."name", 'title', a."title", 'description', a."description", 'required', a."required", 'choices', a."choices", 'maxLength', a."maxLength")`;
+  const data = sqlite ? 'hex(m."data")' : `encode(m."data", 'hex')`;
+  const msg = `${obj}('role', m."role", 'type', m."type", 'text', m."text", 'data', ${data}, 'mimeType', m."mimeType", 'annotations', m."annotations", 'uri', b."uri")`;
+  return `SELECT p."name" AS "name", ${obj}(
+      'number', v."number", 'title', v."title", 'description', v."description", 'icons', v."icons",
+      'note', v."note", 'author', v."author", 'createdAt', v."createdAt",
+      'arguments', (SELECT ${agg(arg, 'a."position"')} FROM "PromptArgument" a WHERE a."versionId" = v."id"),
+      'messages', (SELECT ${agg(msg, 'm."position"')} FROM "PromptMessage" m LEFT JOIN "ResourceBinding" b ON b."messageId" = m."id" WHERE m."versionId" = v."id")
+    )${sqlite ? '' : '::text'} AS "version"
+    FROM "Prompt" p JOIN "PromptVersion" v ON v."id" = p."activeVersionId"
+    WHERE p."archived" = ${sqlite ? '0' : 'false'} AND ${filter}
+    ORDER BY p."name"`;
+}
+
+interface VersionDoc {
+  number: number;
+  title: string | null;
+  description: string | null;
+  icons: string | null;
+  note: string | null;
+  author: string | null;
+  createdAt: string | number;
+  arguments: { name: string; title: string | null; description: string | null; required: boolean | number; choices: string | null; maxLength: number | null }[];
+  messages: { role: string; type: string; text: string | null; data: string | null; mimeType: string | null; annotations: string | null; uri: string | null }[];
+}
+
+// SQLite stores Prisma's DateTime as ISO text (or epoch ms); PostgreSQL's
+// timestamp(3) comes without a zone and is UTC.
+const dbDate = (v: string | number) => new Date(typeof v === 'number' || /(Z|[+-]\d\d:?\d\d)$/i.test(v) ? v : `${v.replace(' ', 'T')}Z`);
+
+/** The shape Prisma's `versionInclude` returns, so toVersion stays the one mapping. */
+const versionRow = (d: VersionDoc) =>
+  ({
+    ...d,
+    createdAt: dbDate(d.createdAt),
+    arguments: d.arguments.map((a) => ({ ...a, required: Boolean(a.required) })),
+    messages: d.messages.map(({ uri, data, ...m }) => ({ ...m, data: data ? Buffer.from(data, 'hex') : null, binding: uri == null ? null : { uri } })),
+  }) as unknown as VersionRow;
+
+function lowerBound(arr: string[], key: string): number {
+  let lo = 0;
+  let hi = arr.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (arr[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 function upperBound(arr: string[], key: string): number {
   let lo = 0;
