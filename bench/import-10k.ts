@@ -1,12 +1,12 @@
 // Bench: generates 10,000 prompt files and times `promptd import` into a fresh SQLite
 // database, then a second import of the same files (everything unchanged).
 //
-//   npm run build:server && npx tsx bench/import-10k.ts [count] [--in-process]
+//   npm run build:server && npx tsx bench/import-10k.ts [count] [--in-process] [--keep]
 //
 // --in-process calls the importer directly instead of spawning bin/promptd.js (to
 // profile it, or when the CLI cannot be built).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,3 +82,4 @@ const first = await timeImport(lib, dbUrl);
 console.log(`import into an empty database: ${first.toFixed(1)} s, ${Math.round(count / first)} prompts/s (${inProcess ? 'in process' : 'promptd import, incl. process start'})`);
 const second = await timeImport(lib, dbUrl);
 console.log(`re-import, all unchanged:      ${second.toFixed(1)} s, ${Math.round(count / second)} prompts/s`);
+if (!process.argv.includes('--keep')) rmSync(tmp, { recursive: true, force: true });
