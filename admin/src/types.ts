@@ -126,11 +126,12 @@ export interface ChangeEvent {
 export interface Page<T> { items: T[]; nextCursor: string | null }
 
 /** MCP GetPromptResult as returned by POST /prompts/{name}/render. */
-export type RenderedContent =
+export type RenderedContent = (
   | { type: 'text'; text: string }
   | { type: 'image' | 'audio'; data: string; mimeType: string }
   | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } }
-  | { type: 'resource_link'; uri: string; name?: string; mimeType?: string };
+  | { type: 'resource_link'; uri: string; name?: string; mimeType?: string }
+) & { annotations?: Annotations };
 export interface RenderResult {
   description?: string;
   messages: { role: Role; content: RenderedContent }[];

@@ -16,14 +16,16 @@ function contentLines(c: Content): string[] {
     if (c.resourceUri) out.push(`  resource: ${c.resourceUri}`);
     else out.push(`  inline ${c.mimeType ?? ''} data (${Math.round(((c.data ?? '').length * 3) / 4)} bytes)`);
   } else out.push(`  uri: ${c.uri}`);
-  if (c.annotations) out.push(`  annotations: ${JSON.stringify(c.annotations)}`);
+  const a = c.annotations;
+  if (a?.audience?.length) out.push(`  audience: ${a.audience.join(', ')}`);
+  if (a?.priority != null) out.push(`  priority: ${a.priority}`);
   return out;
 }
 
 export function versionSections(v: Version | null): Section[] {
   if (!v) return [{ title: 'Metadata', lines: [] }, { title: 'Arguments', lines: [] }, { title: 'Messages', lines: [] }];
   const meta = [...multi('title', v.title), ...multi('description', v.description), ...multi('note', v.note)];
-  if (v.icons?.length) meta.push(`icons: ${JSON.stringify(v.icons)}`);
+  (v.icons ?? []).forEach((ic, i) => meta.push(`icon ${i + 1}: ${[ic.src, ic.mimeType, ic.sizes?.join(' ')].filter(Boolean).join(' · ')}`));
   const args = v.arguments.flatMap((a) => {
     const lines = [`${a.name}${a.required ? ' (required)' : ' (optional)'}`];
     if (a.title) lines.push(`  title: ${a.title}`);

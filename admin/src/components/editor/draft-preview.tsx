@@ -7,7 +7,7 @@ import { Banner } from '../bits';
 import { RenderedMessages, type DraftContent, type DraftResult } from '../preview/rendered-messages';
 import { nonEmpty, SampleArgs } from '../preview/sample-args';
 import { ServerPreview } from '../preview/server-preview';
-import type { Form, MsgRow } from './form-model';
+import { annotationsOf, type Form, type MsgRow } from './form-model';
 
 interface Props {
   form: Form;
@@ -38,24 +38,30 @@ export function draftRender(form: Form, values: Record<string, string>, resource
   return {
     description: form.description || undefined,
     messages: form.messages.map((m) => {
-      if (m.type === 'text') {
-        try {
-          return { role: m.role, content: { type: 'text', text: renderTemplate(m.text, values) } };
-        } catch (err) {
-          return { role: m.role, content: { type: 'note', kind: 'resource', text: `Template error: ${(err as Error).message}`, warn: true } };
-        }
-      }
-      let uri = m.uri.trim();
-      if (isUriTemplate(uri)) {
-        try {
-          uri = parseTemplate(uri).expand(values);
-        } catch {
-          /* keep the template */
-        }
-      }
-      return { role: m.role, content: resolveNote(m, uri, resources, templates) };
+      const { role, content } = draftMessage(m, values, resources, templates);
+      const annotations = annotationsOf(m);
+      return { role, content: annotations ? { ...content, annotations } : content };
     }),
   };
+}
+
+function draftMessage(m: MsgRow, values: Record<string, string>, resources: Resource[], templates: ResourceTemplate[]): DraftResult['messages'][number] {
+  if (m.type === 'text') {
+    try {
+      return { role: m.role, content: { type: 'text', text: renderTemplate(m.text, values) } };
+    } catch (err) {
+      return { role: m.role, content: { type: 'note', kind: 'resource', text: `Template error: ${(err as Error).message}`, warn: true } };
+    }
+  }
+  let uri = m.uri.trim();
+  if (isUriTemplate(uri)) {
+    try {
+      uri = parseTemplate(uri).expand(values);
+    } catch {
+      /* keep the template */
+    }
+  }
+  return { role: m.role, content: resolveNote(m, uri, resources, templates) };
 }
 
 export function DraftPreview({ form, resources, templates, saved }: Props) {

@@ -9,6 +9,7 @@ import type { Resource, ResourceTemplate } from '../../types';
 import { Banner, describe, FieldError, type Messages } from '../bits';
 import { ArgumentsTable } from './arguments-table';
 import { DraftPreview } from './draft-preview';
+import { IconsEditor } from './icons-editor';
 import { checkForm, emptyArg, emptyForm, formFromVersion, toBody, type Form } from './form-model';
 import { MessagesList } from './messages-list';
 import { SaveBar } from './save-bar';
@@ -172,9 +173,9 @@ export function EditorPage({ name }: { name: string | null }) {
         </Banner>
       )}
       <div className="editor-grid">
-        <form className="stack" onSubmit={(e) => { e.preventDefault(); void save(); }} aria-label="Version">
+        <form className="stack" noValidate onSubmit={(e) => { e.preventDefault(); void save(); }} aria-label="Version">
           <fieldset className="card">
-            <legend>Basics</legend>
+            <legend>Metadata</legend>
             {isNew && (
               <div className="field">
                 <label htmlFor={`${id}-name`}>Name</label>
@@ -193,6 +194,7 @@ export function EditorPage({ name }: { name: string | null }) {
               <textarea id={`${id}-desc`} rows={2} data-testid="editor-description" value={form.description} onChange={(e) => update({ description: e.target.value })} {...describe('description', errors)} />
               <FieldError path="description" errors={errors} />
             </div>
+            <IconsEditor icons={form.icons} onChange={(icons) => update({ icons })} errors={errors} warnings={warnings} />
           </fieldset>
           <fieldset className="card">
             <legend>Arguments</legend>

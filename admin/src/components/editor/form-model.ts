@@ -18,14 +18,21 @@ export interface MsgRow {
   text: string;
   uri: string; // resource / resource_link uri, or image/audio resourceUri
   inline?: { data: string; mimeType: string };
-  annotations?: Annotations;
+  audience: Role[];
+  priority: string; // '' = none, else 0..1
+}
+export interface IconRow {
+  key: string;
+  src: string;
+  mimeType: string;
+  sizes: string; // space or comma separated, e.g. "48x48 96x96" or "any"
 }
 export interface Form {
   name: string;
   title: string;
   description: string;
   note: string;
-  icons: Icon[] | null;
+  icons: IconRow[];
   args: ArgRow[];
   messages: MsgRow[];
   activate: boolean;
@@ -34,10 +41,12 @@ export interface Form {
 let counter = 0;
 export const newKey = () => `k${++counter}`;
 export const emptyArg = (name = ''): ArgRow => ({ key: newKey(), name, title: '', description: '', required: false, choices: '', maxLength: '' });
-export const emptyMsg = (role: Role = 'user'): MsgRow => ({ key: newKey(), role, type: 'text', text: '', uri: '' });
+export const emptyMsg = (role: Role = 'user'): MsgRow => ({ key: newKey(), role, type: 'text', text: '', uri: '', audience: [], priority: '' });
+export const emptyIcon = (): IconRow => ({ key: newKey(), src: '', mimeType: '', sizes: '' });
+const iconRow = (i: Icon): IconRow => ({ key: newKey(), src: i.src, mimeType: i.mimeType ?? '', sizes: (i.sizes ?? []).join(' ') });
 
 export function emptyForm(): Form {
-  return { name: '', title: '', description: '', note: '', icons: null, args: [], messages: [emptyMsg()], activate: false };
+  return { name: '', title: '', description: '', note: '', icons: [], args: [], messages: [emptyMsg()], activate: false };
 }
 
 export function formFromVersion(v: Version): Form {
@@ -46,7 +55,7 @@ export function formFromVersion(v: Version): Form {
     title: v.title ?? '',
     description: v.description ?? '',
     note: '',
-    icons: v.icons,
+    icons: (v.icons ?? []).map(iconRow),
     activate: false,
     args: v.arguments.map((a) => ({
       key: newKey(),
@@ -59,7 +68,8 @@ export function formFromVersion(v: Version): Form {
     })),
     messages: v.messages.map((m) => {
       const c = m.content;
-      const row: MsgRow = { key: newKey(), role: m.role, type: c.type, text: '', uri: '', annotations: c.annotations };
+      const a = c.annotations;
+      const row: MsgRow = { ...emptyMsg(m.role), type: c.type, audience: a?.audience ?? [], priority: a?.priority == null ? '' : String(a.priority) };
       if (c.type === 'text') row.text = c.text;
       else if (c.type === 'image' || c.type === 'audio') {
         if (c.resourceUri) row.uri = c.resourceUri;
@@ -72,8 +82,18 @@ export function formFromVersion(v: Version): Form {
 
 const opt = (s: string) => (s.trim() === '' ? undefined : s.trim());
 
+const AUDIENCES: Role[] = ['user', 'assistant'];
+
+/** Undefined when nothing is set; a priority that is not a number is sent as-is so the server names the field. */
+export function annotationsOf(m: Pick<MsgRow, 'audience' | 'priority'>): Annotations | undefined {
+  const audience = AUDIENCES.filter((r) => m.audience.includes(r));
+  const p = m.priority.trim();
+  if (!audience.length && p === '') return undefined;
+  return { ...(audience.length ? { audience } : {}), ...(p !== '' ? { priority: Number.isNaN(Number(p)) ? (p as unknown as number) : Number(p) } : {}) };
+}
+
 function messageBody(m: MsgRow): Message {
-  const annotations = m.annotations;
+  const annotations = annotationsOf(m);
   switch (m.type) {
     case 'text':
       return { role: m.role, content: { type: 'text', text: m.text, annotations } };
@@ -93,7 +113,14 @@ export function toBody(f: Form): VersionBody {
     title: opt(f.title),
     description: opt(f.description),
     note: opt(f.note),
-    ...(f.icons?.length ? { icons: f.icons } : {}),
+    ...(f.icons.length
+      ? {
+          icons: f.icons.map((i) => {
+            const sizes = i.sizes.split(/[\s,]+/).filter(Boolean);
+            return { src: i.src.trim(), ...(opt(i.mimeType) ? { mimeType: i.mimeType.trim() } : {}), ...(sizes.length ? { sizes } : {}) };
+          }),
+        }
+      : {}),
     arguments: f.args.map((a) => {
       const choices = a.choices.split(',').map((c) => c.trim()).filter(Boolean);
       return {
@@ -123,8 +150,15 @@ export function checkForm(f: Form, isNew: boolean): Record<string, string> {
     else if (declared.has(n)) w[`arguments[${i}].name`] = `"${n}" is declared twice.`;
     declared.add(n);
   });
+  f.icons.forEach((ic, i) => {
+    if (!ic.src.trim()) w[`icons[${i}].src`] = 'Give the icon a URL (https: or data:), or remove it.';
+    const bad = ic.sizes.split(/[\s,]+/).filter((s) => s && !/^(\d+x\d+|any)$/.test(s));
+    if (bad.length) w[`icons[${i}].sizes`] = `Sizes look like 48x48 or any: ${bad.join(', ')}`;
+  });
   if (f.messages.length === 0) w.messages = 'Add at least one message.';
   f.messages.forEach((m, i) => {
+    const p = m.priority.trim();
+    if (p !== '' && !(Number(p) >= 0 && Number(p) <= 1)) w[`messages[${i}].content.annotations.priority`] = 'Priority is a number from 0 (least) to 1 (most important).';
     if (m.type === 'text') {
       const scan = scanTemplate(m.text);
       const missing = scan.names.filter((n) => !declared.has(n));

@@ -3,6 +3,7 @@ import { useId } from 'react';
 import type { ContentType, Resource, ResourceTemplate, Role } from '../../types';
 import { describe, FieldError, formatBytes, type Messages } from '../bits';
 import { emptyMsg, type MsgRow } from './form-model';
+import { MessageAnnotations } from './message-annotations';
 import { ResourcePicker } from './resource-picker';
 import { TemplateInput } from './template-input';
 
@@ -114,6 +115,7 @@ export function MessagesList({ messages, onChange, errors, warnings, declared, o
                   <FieldError path={`${p}.content.data`} errors={errors} />
                 </>
               )}
+              <MessageAnnotations index={i} idBase={f('ann')} row={m} onChange={(patch) => set(i, patch)} errors={errors} warnings={warnings} />
               <FieldError path={`${p}.content`} errors={errors} />
               <FieldError path={p} errors={errors} />
             </li>

@@ -1,7 +1,15 @@
 // Shows a GetPromptResult (server render) or a client-side draft render in the same way.
-import type { RenderedContent, RenderResult, Role } from '../../types';
+import type { Annotations, RenderedContent, RenderResult, Role } from '../../types';
 
-export type DraftContent = RenderedContent | { type: 'note'; kind: 'image' | 'audio' | 'resource' | 'resource_link'; text: string; warn?: boolean };
+export type DraftContent = RenderedContent | { type: 'note'; kind: 'image' | 'audio' | 'resource' | 'resource_link'; text: string; warn?: boolean; annotations?: Annotations };
+
+function annotationText(a: Annotations | undefined): string | null {
+  if (!a) return null;
+  const parts = [];
+  if (a.audience?.length) parts.push(`for ${a.audience.join(' and ')}`);
+  if (a.priority != null) parts.push(`priority ${a.priority}`);
+  return parts.length ? parts.join(' · ') : null;
+}
 export interface DraftResult { description?: string; messages: { role: Role; content: DraftContent }[] }
 
 function Body({ c }: { c: DraftContent }) {
@@ -44,7 +52,10 @@ export function RenderedMessages({ result }: { result: RenderResult | DraftResul
       <ol className="rendered-list">
         {result.messages.map((m, i) => (
           <li key={i} className={`rendered-msg role-${m.role}`}>
-            <span className="rendered-role">{m.role}</span>
+            <span className="rendered-role">
+              {m.role}
+              {annotationText(m.content.annotations) && <span className="rendered-ann" data-testid="preview-annotations"> · {annotationText(m.content.annotations)}</span>}
+            </span>
             <Body c={m.content} />
           </li>
         ))}
