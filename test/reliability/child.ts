@@ -48,20 +48,33 @@ export function spawnWriter(url: string, prompt: string, count: number, activate
  * given number of messages and arguments; the active version (if any) belongs to it.
  */
 export async function expectWholeVersions(core: Core, expected: (prompt: string, version: number) => { messages: number; arguments: number }) {
-  const prompts = await core.db.prisma.prompt.findMany({
-    include: { versions: { select: { id: true, number: true, _count: { select: { messages: true, arguments: true } } }, orderBy: { number: 'asc' } } },
-  });
+  // Whole tables and group-bys: no IN lists, so it works for thousands of prompts.
+  const { prisma } = core.db;
+  const prompts = await prisma.prompt.findMany({ select: { id: true, name: true, latestVersion: true, activeVersionId: true } });
+  const versions = await prisma.promptVersion.findMany({ select: { id: true, promptId: true, number: true }, orderBy: [{ promptId: 'asc' }, { number: 'asc' }] });
+  const count = async (table: string) => {
+    const rows = await prisma.$queryRawUnsafe<{ versionId: number; n: number | bigint }[]>(`SELECT "versionId", COUNT(*) AS n FROM "${table}" GROUP BY "versionId"`);
+    return new Map(rows.map((r) => [Number(r.versionId), Number(r.n)]));
+  };
+  const messages = await count('PromptMessage');
+  const args = await count('PromptArgument');
+  const byPrompt = new Map<number, { id: number; number: number }[]>();
+  for (const v of versions) byPrompt.set(v.promptId, [...(byPrompt.get(v.promptId) ?? []), v]);
   const problems: string[] = [];
   for (const p of prompts) {
-    const numbers = p.versions.map((v) => v.number);
+    const own = byPrompt.get(p.id) ?? [];
+    const numbers = own.map((v) => v.number);
     if (numbers.join() !== Array.from({ length: p.latestVersion }, (_, i) => i + 1).join()) problems.push(`${p.name}: versions ${numbers.join(',')} but latestVersion ${p.latestVersion}`);
-    if (p.activeVersionId !== null && !p.versions.some((v) => v.id === p.activeVersionId)) problems.push(`${p.name}: active version is not one of its versions`);
-    for (const v of p.versions) {
+    if (p.activeVersionId !== null && !own.some((v) => v.id === p.activeVersionId)) problems.push(`${p.name}: active version is not one of its versions`);
+    for (const v of own) {
       const want = expected(p.name, v.number);
-      if (v._count.messages !== want.messages || v._count.arguments !== want.arguments) {
-        problems.push(`${p.name} v${v.number}: ${v._count.messages} messages, ${v._count.arguments} arguments (want ${want.messages}, ${want.arguments})`);
+      const got = { messages: messages.get(v.id) ?? 0, arguments: args.get(v.id) ?? 0 };
+      if (got.messages !== want.messages || got.arguments !== want.arguments) {
+        problems.push(`${p.name} v${v.number}: ${got.messages} messages, ${got.arguments} arguments (want ${want.messages}, ${want.arguments})`);
       }
     }
   }
-  return { prompts: prompts.length, versions: prompts.reduce((n, p) => n + p.versions.length, 0), problems };
+  const ids = new Set(prompts.map((p) => p.id));
+  if (versions.some((v) => !ids.has(v.promptId))) problems.push('versions without a prompt');
+  return { prompts: prompts.length, versions: versions.length, problems };
 }
