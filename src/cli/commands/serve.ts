@@ -16,12 +16,17 @@ export function registerServe(program: Command): void {
       const logger = createLogger(config.logLevel);
       const server = await startServer({ ...config, seed: opts.seed ? undefined : false, logger });
       process.stderr.write(`promptd serving on ${server.url}  (admin UI ${server.url}/admin, MCP ${server.url}/mcp)\n`);
+      let stopping = false;
       const stop = async (signal: string) => {
-        logger.info({ signal }, 'shutting down');
+        // A second signal, or a drain that hangs (a client that never reads), ends it at once.
+        if (stopping) process.exit(1);
+        stopping = true;
+        setTimeout(() => process.exit(1), 10_000).unref();
+        logger.info({ signal }, 'shutting down: no new connections, closing MCP sessions, draining');
         await server.close();
         process.exit(0);
       };
-      process.once('SIGINT', () => void stop('SIGINT'));
-      process.once('SIGTERM', () => void stop('SIGTERM'));
+      process.on('SIGINT', () => void stop('SIGINT'));
+      process.on('SIGTERM', () => void stop('SIGTERM'));
     });
 }
