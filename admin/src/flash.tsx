@@ -28,15 +28,26 @@ export function FlashBanner({ pathname }: { pathname: string }) {
   useEffect(() => {
     if (current && current.path !== pathname) clearFlash();
   }, [pathname]);
-  if (!flash || flash.path !== pathname) return null;
+  const shown = flash && flash.path === pathname ? flash : null;
+  // The live region stays mounted, so a message put into it is announced.
   return (
-    <div className="flash">
-      <Banner kind="success" testId="flash">
-        {flash.msg}
-        <button type="button" className="btn-link" onClick={clearFlash} aria-label="Dismiss message">
-          ×
-        </button>
-      </Banner>
+    <div className="flash" role="status" aria-live="polite" data-testid="flash-region">
+      {shown && (
+        <Banner kind="success" testId="flash" live={false}>
+          {shown.msg}
+          <button
+            type="button"
+            className="btn-link"
+            aria-label="Dismiss message"
+            onClick={() => {
+              clearFlash();
+              document.getElementById('main')?.focus();
+            }}
+          >
+            ×
+          </button>
+        </Banner>
+      )}
     </div>
   );
 }

@@ -1,37 +1,15 @@
 // The admin UI in headless Chromium (Debian's package, driven by playwright-core) against a real server.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { confirm, ensureAdminBuilt, launchBrowser, newPage, rest, shot, signIn, startTestServer, until, waitForText, type Running } from './harness.js';
+import { confirm, rest, shot, signIn, until, waitForText } from './harness.js';
+import { skipE2E, useE2E } from './suite.js';
 
 const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
-// The UI runs on SQLite only (a temp file per test); the PostgreSQL pass of `npm test` skips it.
-const skip = process.env.PROMPTD_SKIP_E2E === '1' || process.env.PROMPTD_TEST_DB === 'postgres';
-
-describe.skipIf(skip)('admin UI end to end (headless Chromium)', () => {
-  let browser: Browser;
-  const cleanup: (() => Promise<unknown>)[] = [];
-  beforeAll(async () => {
-    ensureAdminBuilt();
-    browser = await launchBrowser();
-  });
-  afterEach(async () => {
-    while (cleanup.length) await cleanup.pop()!().catch(() => {});
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  async function setup(width = 1280): Promise<{ server: Running; page: Page; context: BrowserContext; errors: string[] }> {
-    const server = await startTestServer();
-    cleanup.push(() => server.close());
-    const { context, page, errors } = await newPage(browser, width);
-    cleanup.push(() => context.close());
-    return { server, page, context, errors };
-  }
+describe.skipIf(skipE2E)('admin UI end to end (headless Chromium)', () => {
+  const { setup, onCleanup } = useE2E();
 
   it('main flow through the UI: resource, prompt with two arguments and a binding, preview, save, activate, MCP sees it, v2, diff, roll back', async () => {
     const { server, page, errors } = await setup();
@@ -44,7 +22,7 @@ describe.skipIf(skip)('admin UI end to end (headless Chromium)', () => {
       listChanged++;
     });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
-    cleanup.push(() => mcp.close());
+    onCleanup(() => mcp.close());
 
     // Sign-in rejects a bad token with a clear message, then accepts the right one.
     await page.goto(`${base}/admin/`);

@@ -36,9 +36,10 @@ export function describe(path: string, errors: Messages, warnings: Messages = {}
   return { 'aria-invalid': errors[path] !== undefined || undefined, 'aria-describedby': has ? noteId(path) : undefined };
 }
 
-export function Banner({ kind, children, testId }: { kind: 'error' | 'info' | 'success' | 'warning'; children: ReactNode; testId?: string }) {
+/** `live={false}` inside an already-live region (a role on a freshly inserted node is not reliably announced). */
+export function Banner({ kind, children, testId, live = true }: { kind: 'error' | 'info' | 'success' | 'warning'; children: ReactNode; testId?: string; live?: boolean }) {
   return (
-    <div className={`banner banner-${kind}`} role={kind === 'error' ? 'alert' : 'status'} data-testid={testId}>
+    <div className={`banner banner-${kind}`} role={live ? (kind === 'error' ? 'alert' : 'status') : undefined} data-testid={testId}>
       {children}
     </div>
   );

@@ -1,5 +1,5 @@
-// A modal confirm/prompt dialog on the native <dialog> element (focus trap and Esc for free).
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+// A modal confirm/prompt dialog on the native <dialog> element: Esc cancels, Tab stays inside, focus returns to the opener.
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 
 export interface AskOptions {
   title: string;
@@ -11,15 +11,42 @@ export interface AskOptions {
 export interface Answer { ok: boolean; value: string }
 type Request = AskOptions & { resolve: (a: Answer) => void };
 
-function Dialog({ req, onDone }: { req: Request; onDone: (a: Answer) => void }) {
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Tab from the last control goes to the first, Shift+Tab from the first to the last. */
+function trapTab(e: KeyboardEvent<HTMLDialogElement>) {
+  if (e.key !== 'Tab') return;
+  const items = [...e.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  const first = items[0];
+  const last = items.at(-1);
+  if (!first || !last) return;
+  const at = document.activeElement;
+  if (e.shiftKey && (at === first || !e.currentTarget.contains(at))) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && (at === last || !e.currentTarget.contains(at))) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
+function Dialog({ req, onDone: done }: { req: Request; onDone: (a: Answer) => void }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const [opener] = useState(() => document.activeElement);
   const [value, setValue] = useState(req.input?.initial ?? '');
   const titleId = useId();
   const inputId = useId();
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
+    // showModal() focuses the first control; React's autoFocus is not an attribute it sees, so pick the default here.
+    d?.querySelector<HTMLElement>('[data-autofocus="true"]')?.focus();
   }, []);
+  const onDone = (a: Answer) => {
+    ref.current?.close();
+    if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    done(a);
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onDone({ ok: true, value });
@@ -30,6 +57,7 @@ function Dialog({ req, onDone }: { req: Request; onDone: (a: Answer) => void }) 
       className="dialog"
       aria-labelledby={titleId}
       data-testid="confirm-dialog"
+      onKeyDown={trapTab}
       onCancel={(e) => {
         e.preventDefault();
         onDone({ ok: false, value });
@@ -47,17 +75,17 @@ function Dialog({ req, onDone }: { req: Request; onDone: (a: Answer) => void }) 
               value={value}
               required
               pattern={req.input.pattern}
-              autoFocus
+              data-autofocus="true"
               onChange={(e) => setValue(e.target.value)}
             />
             {req.input.hint && <p className="hint">{req.input.hint}</p>}
           </div>
         )}
         <div className="dialog-actions">
-          <button type="button" className="btn" data-testid="confirm-cancel" autoFocus={req.danger && !req.input} onClick={() => onDone({ ok: false, value })}>
+          <button type="button" className="btn" data-testid="confirm-cancel" data-autofocus={!!req.danger && !req.input} onClick={() => onDone({ ok: false, value })}>
             Cancel
           </button>
-          <button type="submit" className={req.danger ? 'btn btn-danger' : 'btn btn-primary'} data-testid="confirm-ok" autoFocus={!req.danger && !req.input}>
+          <button type="submit" className={req.danger ? 'btn btn-danger' : 'btn btn-primary'} data-testid="confirm-ok" data-autofocus={!req.danger && !req.input}>
             {req.confirmLabel}
           </button>
         </div>

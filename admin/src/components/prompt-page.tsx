@@ -3,6 +3,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { ApiError, api, errorMessage } from '../api';
 import { clearFlash, pushFlash } from '../flash';
 import { useLive } from '../live';
+import { focusLost, useFocusLater } from '../lib/focus';
 import { href, Link } from '../router';
 import type { PromptDetail, VersionSummary } from '../types';
 import { Badge, Banner, Time } from './bits';
@@ -26,6 +27,9 @@ export function PromptPage({ name }: { name: string }) {
   const id = useId();
   const diffRef = useRef<HTMLElement>(null);
   const previewRef = useRef<HTMLElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const focusLater = useFocusLater();
+  const versionHeading = (n: number) => `${id}-v${n}`;
 
   const load = useCallback(async () => {
     try {
@@ -51,7 +55,9 @@ export function PromptPage({ name }: { name: string }) {
   const latest = detail?.latestVersion ?? null;
   const diffPair: [number, number] | null = pair ?? (latest && latest > 1 ? [detail?.activeVersion && detail.activeVersion !== latest ? detail.activeVersion : latest - 1, latest] : null);
 
-  const run = async (what: () => Promise<unknown>, done: string, reload = true) => {
+  /** Runs an action with the buttons disabled; then focus goes to `focusTo`, else back where it was (or the heading). */
+  const run = async (what: () => Promise<unknown>, done: string, reload = true, focusTo?: () => HTMLElement | null) => {
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setBusy(true);
     clearFlash();
     try {
@@ -63,6 +69,8 @@ export function PromptPage({ name }: { name: string }) {
       setError(errorMessage(err));
     } finally {
       setBusy(false);
+      if (focusTo) focusLater(focusTo, () => before, () => headingRef.current);
+      else if (before && before !== document.body) focusLater(() => (focusLost() ? before : null), () => (focusLost() ? headingRef.current : null));
     }
   };
 
@@ -73,7 +81,7 @@ export function PromptPage({ name }: { name: string }) {
       message: <p>MCP clients will be served version {n} of <strong>{name}</strong> right away. No new version is created.</p>,
       confirmLabel: label,
     });
-    if (a.ok) await run(() => api.activate(name, n), `Now serving v${n}.`);
+    if (a.ok) await run(() => api.activate(name, n), `Now serving v${n}.`, true, () => document.getElementById(versionHeading(n)));
   };
 
   const moreVersions = async () => {
@@ -106,7 +114,7 @@ export function PromptPage({ name }: { name: string }) {
       </nav>
       <div className="page-head">
         <div>
-          <h1 id={`${id}-h`} className="mono" data-testid="prompt-heading">
+          <h1 id={`${id}-h`} className="mono" data-testid="prompt-heading" ref={headingRef} tabIndex={-1}>
             {name}
           </h1>
           {detail?.latest.title && <p className="subtitle">{(detail.active ?? detail.latest).title}</p>}
@@ -133,6 +141,7 @@ export function PromptPage({ name }: { name: string }) {
               versions={versions}
               activeVersion={detail.activeVersion}
               busy={busy}
+              headingId={versionHeading}
               onActivate={activate}
               onCompare={(n) => {
                 const other = n === latest ? n - 1 : latest!;

@@ -62,7 +62,7 @@ export function VersionDiff({ name, versions, from, to, onChange, revision }: Pr
       <select id={`${id}-${testId}`} data-testid={testId} value={value ?? ''} onChange={(e) => set(Number(e.target.value))}>
         {versions.map((n) => (
           <option key={n} value={n}>
-            v{n}
+            v{n}{n === versions[0] ? ' (latest)' : ''}
           </option>
         ))}
       </select>
@@ -70,11 +70,11 @@ export function VersionDiff({ name, versions, from, to, onChange, revision }: Pr
   );
   return (
     <div className="diff">
-      <div className="toolbar">
-        {pick('Compare', from, (n) => onChange(n, to ?? n), 'diff-from')}
+      <div className="toolbar" role="group" aria-label="Versions to compare">
+        {pick('From version (left)', from, (n) => onChange(n, to ?? n), 'diff-from')}
         <span className="toolbar-sep" aria-hidden="true">→</span>
-        {pick('with', to, (n) => onChange(from ?? n, n), 'diff-to')}
-        <button type="button" className="btn btn-small" data-testid="diff-swap" onClick={() => from != null && to != null && onChange(to, from)}>
+        {pick('To version (right)', to, (n) => onChange(from ?? n, n), 'diff-to')}
+        <button type="button" className="btn btn-small" data-testid="diff-swap" aria-label="Swap left and right versions" onClick={() => from != null && to != null && onChange(to, from)}>
           Swap
         </button>
       </div>

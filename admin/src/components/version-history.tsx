@@ -6,6 +6,7 @@ interface Props {
   versions: VersionSummary[];
   activeVersion: number | null;
   busy: boolean;
+  headingId: (n: number) => string;
   onActivate: (n: number) => void;
   onCompare: (n: number) => void;
   onPreview: (n: number) => void;
@@ -15,16 +16,19 @@ export function activateLabel(n: number, active: number | null): string {
   return active != null && n < active ? `Roll back to v${n}` : `Activate v${n}`;
 }
 
-export function VersionHistory({ versions, activeVersion, busy, onActivate, onCompare, onPreview }: Props) {
+export function VersionHistory({ versions, activeVersion, busy, headingId, onActivate, onCompare, onPreview }: Props) {
   return (
-    <ol className="history" data-testid="version-history">
+    <ol className="history" data-testid="version-history" aria-label="Version history, newest first">
       {versions.map((v) => (
         <li key={v.version} className={`history-item${v.active ? ' is-active' : ''}`} data-testid="version-row" data-version={v.version}>
           <div className="history-head">
-            <span className="history-version">v{v.version}</span>
+            <h3 className="history-version" id={headingId(v.version)} tabIndex={-1}>
+              v{v.version}
+              {v.active && <span className="sr-only"> (active)</span>}
+            </h3>
             {v.active && (
               <Badge kind="active">
-                <span data-testid="version-active-badge">active</span>
+                <span data-testid="version-active-badge" aria-hidden="true">active</span>
               </Badge>
             )}
             <span className="history-title">{v.title || <span className="muted">untitled</span>}</span>
