@@ -26,7 +26,7 @@ function CopyBlock({ label, value, testId, multiline }: { label: string; value: 
       <label htmlFor={id}>{label}</label>
       <div className="copy-row">
         {multiline ? (
-          <textarea id={id} className="mono" readOnly rows={value.split('\n').length} value={value} data-testid={testId} onFocus={(e) => e.target.select()} />
+          <textarea id={id} className="mono" readOnly wrap="off" rows={value.split('\n').length + 1} value={value} data-testid={testId} onFocus={(e) => e.target.select()} />
         ) : (
           <input id={id} className="mono" readOnly value={value} data-testid={testId} onFocus={(e) => e.target.select()} />
         )}

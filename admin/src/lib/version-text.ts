@@ -3,6 +3,16 @@ import type { Content, Version } from '../types';
 
 export interface Section { title: string; lines: string[] }
 
+/** A data: URI as its type, size and a short checksum (the base64 itself is unreadable, and long). */
+export function shortUri(uri: string): string {
+  const m = /^data:([^,]*),(.*)$/s.exec(uri);
+  if (!m || uri.length < 80) return uri;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < uri.length; i++) h = Math.imul(h ^ uri.charCodeAt(i), 0x01000193);
+  const bytes = m[1]!.endsWith(';base64') ? Math.floor((m[2]!.length * 3) / 4) : m[2]!.length;
+  return `data:${m[1]!.replace(/;base64$/, '')} (${bytes} B, #${(h >>> 0).toString(16).padStart(8, '0').slice(0, 6)})`;
+}
+
 function multi(label: string, value: string | null | undefined): string[] {
   if (value == null || value === '') return [`${label}: —`];
   const [first = '', ...rest] = value.split('\n');
@@ -25,7 +35,7 @@ function contentLines(c: Content): string[] {
 export function versionSections(v: Version | null): Section[] {
   if (!v) return [{ title: 'Metadata', lines: [] }, { title: 'Arguments', lines: [] }, { title: 'Messages', lines: [] }];
   const meta = [...multi('title', v.title), ...multi('description', v.description), ...multi('note', v.note)];
-  (v.icons ?? []).forEach((ic, i) => meta.push(`icon ${i + 1}: ${[ic.src, ic.mimeType, ic.sizes?.join(' ')].filter(Boolean).join(' · ')}`));
+  (v.icons ?? []).forEach((ic, i) => meta.push(`icon ${i + 1}: ${[shortUri(ic.src), ic.mimeType, ic.sizes?.join(' ')].filter(Boolean).join(' · ')}`));
   const args = v.arguments.flatMap((a) => {
     const lines = [`${a.name}${a.required ? ' (required)' : ' (optional)'}`];
     if (a.title) lines.push(`  title: ${a.title}`);
