@@ -16,7 +16,8 @@ export interface ChangeFeed {
   /** Reads and delivers events committed since the last delivery. */
   poke(): Promise<void>;
   start(): Promise<void>;
-  stop(): void;
+  /** Stops following; resolves once no query of the feed is in flight (so the database can be closed). */
+  stop(): Promise<void>;
   lastId(): number;
   since(id: number, limit?: number): Promise<ChangeEvent[]>;
 }
@@ -29,7 +30,12 @@ export function createChangeFeed(db: Db, opts: { pollMs?: number; onError?: (e: 
   let marker: unknown;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  let ticking: Promise<void> = Promise.resolve();
   let queued = false;
+  let stopped = false;
+  // A query issued after the database is closed would quietly reopen its pool and keep
+  // the process alive, so nothing runs once stop() has been called.
+  const schedule = () => setTimeout(() => (ticking = tick()), pollMs).unref();
 
   async function readMarker(): Promise<unknown> {
     if (db.provider === 'sqlite') {
@@ -58,7 +64,7 @@ export function createChangeFeed(db: Db, opts: { pollMs?: number; onError?: (e: 
   // Serialised: a poke during a drain runs one more drain after it, so events
   // committed mid-drain are never skipped and never delivered twice.
   function poke(): Promise<void> {
-    if (queued) return running;
+    if (queued || stopped) return running;
     queued = true;
     running = running.then(() => {
       queued = false;
@@ -68,6 +74,7 @@ export function createChangeFeed(db: Db, opts: { pollMs?: number; onError?: (e: 
   }
 
   async function tick() {
+    if (stopped) return;
     try {
       const m = await readMarker();
       if (m !== marker) {
@@ -77,7 +84,7 @@ export function createChangeFeed(db: Db, opts: { pollMs?: number; onError?: (e: 
     } catch (e) {
       opts.onError?.(e);
     }
-    if (timer !== undefined) timer = setTimeout(tick, pollMs).unref();
+    if (timer !== undefined && !stopped) timer = schedule();
   }
 
   return {
@@ -90,14 +97,16 @@ export function createChangeFeed(db: Db, opts: { pollMs?: number; onError?: (e: 
       if (timer !== undefined) return;
       last = await lastEventId(db.prisma);
       marker = await readMarker();
-      timer = setTimeout(tick, pollMs).unref();
+      timer = schedule();
       if (db.provider === 'postgresql') listener = listenForChanges(db.url, () => void poke(), opts.onError);
     },
-    stop() {
+    async stop() {
+      stopped = true;
       if (timer) clearTimeout(timer);
       timer = undefined;
-      void listener?.close();
+      const l = listener;
       listener = undefined;
+      await Promise.all([l?.close(), ticking, running]);
     },
     lastId: () => last,
     since: (id, limit = 1000) => eventsAfter(db.prisma, id, limit),

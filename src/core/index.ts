@@ -45,7 +45,7 @@ export async function createCore(opts: CoreOptions) {
     resources: createResourceService({ db, cursors, feed }),
     tokens: createTokenService({ db, envToken: opts.adminToken }),
     async close() {
-      feed.stop();
+      await feed.stop();
       await db.close();
     },
   };

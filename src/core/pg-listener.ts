@@ -18,7 +18,7 @@ export function listenForChanges(url: string, onWake: () => void, onError: (e: u
   const connect = async () => {
     if (closed) return;
     const c = new pg.Client({ connectionString: url, keepAlive: true });
-    c.on('notification', () => onWake());
+    c.on('notification', () => !closed && onWake());
     c.on('error', (e) => {
       onError(e);
       drop(c);
@@ -27,6 +27,13 @@ export function listenForChanges(url: string, onWake: () => void, onError: (e: u
     try {
       await c.connect();
       await c.query(`LISTEN ${CHANGE_CHANNEL}`);
+      // close() ran while we were connecting: it had no client to end, so end this one
+      // (otherwise the open connection keeps a short-lived CLI process from exiting).
+      if (closed) {
+        c.removeAllListeners('end');
+        await c.end().catch(() => {});
+        return;
+      }
       client = c;
       retryMs = 100;
       onWake(); // catch up on anything committed while we were not listening

@@ -30,7 +30,7 @@ export function validateArguments(promptName: string, args: readonly Argument[],
     }
   }
   for (const a of args) {
-    const v = values[a.name];
+    const v = own(values, a.name);
     if (v === undefined || v === '') {
       if (a.required) errors.push({ path: `arguments.${a.name}`, message: `missing required argument "${a.name}" for prompt "${promptName}"` });
       continue;
@@ -46,6 +46,9 @@ export function validateArguments(promptName: string, args: readonly Argument[],
   return errors;
 }
 
+/** An argument's value, never an inherited Object.prototype member (`constructor`, `toString`…). */
+const own = (values: Record<string, string>, name: string): string | undefined => (Object.hasOwn(values, name) ? values[name] : undefined);
+
 const truncate = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}...` : s);
 
 export async function renderVersion(promptName: string, version: Version, values: Record<string, string>, resolver: ResourceResolver): Promise<RenderedPrompt> {
@@ -53,7 +56,7 @@ export async function renderVersion(promptName: string, version: Version, values
   if (errors.length) throw new DomainError('validation', errors.map((e) => e.message).join('; '), errors);
   const view: Record<string, string> = {};
   for (const a of version.arguments) {
-    const v = values[a.name];
+    const v = own(values, a.name);
     if (v !== undefined && v !== '') view[a.name] = v;
   }
   const messages: RenderedPrompt['messages'] = [];

@@ -37,10 +37,14 @@ export function uriTemplateVariables(template: string): string[] {
   return [...new Set(parseUriTemplate(template).expressions.flatMap((e) => e.names))];
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 /** Expands with RFC 6570 encoding: simple `{var}` percent-encodes reserved characters. */
 export function expandUriTemplate(template: string, values: Record<string, string | undefined>): string {
   const ctx: Record<string, string> = {};
-  for (const [k, v] of Object.entries(values)) if (v !== undefined) ctx[k] = v;
+  // Lone UTF-16 surrogates cannot be percent-encoded (encodeURIComponent throws):
+  // they become U+FFFD, as any UTF-8 encoder would make them.
+  for (const [k, v] of Object.entries(values)) if (v !== undefined) ctx[k] = v.replace(LONE_SURROGATE, '\ufffd');
   return parseTemplate(template).expand(ctx);
 }
 

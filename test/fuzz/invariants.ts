@@ -13,6 +13,8 @@ export async function checkRestResponse(res: Response, method: string): Promise<
   const text = await res.text();
   if (res.status >= 500) return `status ${res.status}: ${text.slice(0, 300)}`;
   if (res.status < 400 || method === 'HEAD') return null;
+  // Node's HTTP parser refuses a request line + headers over 16 KB before the app sees it.
+  if (res.status === 431 && !text) return null;
   if (!type.startsWith('application/problem+json')) return `status ${res.status} with content-type "${type}": ${text.slice(0, 200)}`;
   let body: unknown;
   try {

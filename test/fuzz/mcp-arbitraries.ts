@@ -83,3 +83,14 @@ export const rpcBody = (issued: string[] = []): fc.Arbitrary<string | Uint8Array
 
 /** Session ids a client may forge. */
 export const forgedSession = fc.oneof(anyString.map((s) => s.replace(/[^\x21-\x7e]/g, 'x').slice(0, 300)), fc.uuid(), fc.constantFrom('', '00000000-0000-0000-0000-000000000000', '../', 'null'));
+
+/** A whole /mcp request: body, which session ('real' = the caller's live one), method and headers. */
+export const mcpRequest = (issued: string[] = []) =>
+  fc.record({
+    body: rpcBody(issued),
+    session: fc.oneof({ weight: 6, arbitrary: fc.constant<string | undefined>('real') }, { weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: forgedSession }),
+    method: fc.oneof({ weight: 12, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS') }),
+    contentType: fc.oneof({ weight: 10, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/json; charset=latin1', '') }),
+    accept: fc.oneof({ weight: 10, arbitrary: fc.constant('application/json, text/event-stream') }, { weight: 1, arbitrary: fc.constantFrom('application/json', 'text/event-stream', '*/*', '') }),
+    protocol: fc.oneof({ weight: 10, arbitrary: fc.constant('2025-06-18') }, { weight: 1, arbitrary: fc.constantFrom('2025-11-25', '1999-01-01', '', 'x'.repeat(300)) }),
+  });

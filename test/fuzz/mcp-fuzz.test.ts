@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { Core } from '../../src/core/index.js';
 import { makeCore } from '../helpers/db.js';
 import { makeClient, TOKEN } from '../helpers/http.js';
-import { forgedSession, rpcBody } from './mcp-arbitraries.js';
+import { forgedSession, mcpRequest } from './mcp-arbitraries.js';
 import { checkMcpResponse, type McpStats } from './invariants.js';
 import { mcpHarness } from './mcp-harness.js';
 import { seedSentinels, snapshotSentinels, type Sentinels } from './sentinels.js';
@@ -38,19 +38,9 @@ afterAll(async () => {
 
 const runs = (n: number) => ({ numRuns: Number(process.env.FUZZ_RUNS ?? n), endOnFailure: true });
 
-const mcpCase = () =>
-  fc.record({
-    body: rpcBody(issued),
-    session: fc.oneof({ weight: 6, arbitrary: fc.constant<string | undefined>('real') }, { weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: forgedSession }),
-    method: fc.oneof({ weight: 12, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS') }),
-    contentType: fc.oneof({ weight: 10, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/json; charset=latin1', '') }),
-    accept: fc.oneof({ weight: 10, arbitrary: fc.constant('application/json, text/event-stream') }, { weight: 1, arbitrary: fc.constantFrom('application/json', 'text/event-stream', '*/*', '') }),
-    protocol: fc.oneof({ weight: 10, arbitrary: fc.constant('2025-06-18') }, { weight: 1, arbitrary: fc.constantFrom('2025-11-25', '1999-01-01', '', 'x'.repeat(300)) }),
-  });
-
 it('random and hostile JSON-RPC traffic: no 5xx, well-formed replies, no internal errors', async () => {
   await fc.assert(
-    fc.asyncProperty(mcpCase(), async (c) => {
+    fc.asyncProperty(mcpRequest(issued), async (c) => {
       const sid = c.session === 'real' ? session : c.session;
       // GET/DELETE on the live session would open a stream or end it; forged ids only.
       const method = sid === session && c.method !== 'POST' ? 'POST' : c.method;
