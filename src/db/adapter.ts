@@ -14,7 +14,10 @@ export function sqliteFilePath(url: string): string {
 
 export function adapterFactoryFor(url: string, opts: { shadowDatabaseUrl?: string; poolMax?: number } = {}) {
   if (providerOf(url) === 'postgresql') {
-    const config = { ...pgConfigFromUrl(url), max: opts.poolMax ?? 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 };
+    // Pool size: `?connection_limit=` (Prisma's convention) or PROMPTD_DB_POOL_MAX, default 10.
+    const fromUrl = Number(new URL(url).searchParams.get('connection_limit') ?? process.env.PROMPTD_DB_POOL_MAX ?? NaN);
+    const max = opts.poolMax ?? (Number.isInteger(fromUrl) && fromUrl > 0 ? fromUrl : 10);
+    const config = { ...pgConfigFromUrl(url), max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 };
     return withPgShadowDatabase(new PrismaPg(config), config);
   }
   const file = sqliteFilePath(url);
