@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { restCase, type RestCase } from '../test/fuzz/arbitraries.js';
+import { publicRequest, restCase, type RestCase } from '../test/fuzz/arbitraries.js';
 import { mcpRequest } from '../test/fuzz/mcp-arbitraries.js';
 import { checkMcpResponse, checkRestResponse, type McpStats } from '../test/fuzz/invariants.js';
 import { seedSentinels, snapshotSentinels, touchesSentinel } from '../test/fuzz/sentinels.js';
@@ -57,7 +57,7 @@ async function initialize(): Promise<string> {
 }
 const sessions = await Promise.all(Array.from({ length: SESSIONS }, initialize));
 
-const stats = { sent: 0, rest: 0, mcp: 0, byClass: {} as Record<string, number>, fiveXX: 0, violations: [] as string[], connectionErrors: 0, timeouts: 0, strayDeleted: 0 };
+const stats = { sent: 0, rest: 0, mcp: 0, open: 0, byClass: {} as Record<string, number>, fiveXX: 0, violations: [] as string[], connectionErrors: 0, timeouts: 0, strayDeleted: 0 };
 const mcpStats: McpStats = { sdkInvalidParams: 0 };
 const note = (status: number) => {
   const k = `${Math.floor(status / 100)}xx`;
@@ -93,14 +93,26 @@ async function sendMcp(c: ReturnType<typeof mcpRequest> extends fc.Arbitrary<inf
 }
 
 // Cursors issued by the admin API: foreign (and so invalid) on the MCP lists.
+/** Unauthenticated, anywhere (UI files, API, /mcp, health): no 5xx, nothing outside the UI directory. */
+async function sendPublic(c: { url: string; method: string }) {
+  const res = await fetch(`${srv.base}${c.url}`, { method: c.method, signal: AbortSignal.timeout(30_000) });
+  note(res.status);
+  const body = c.method === 'HEAD' ? '' : await res.text();
+  if (res.status >= 500) violation(`${c.method} ${c.url}: status ${res.status} ${body.slice(0, 200)}`);
+  if (/"name":\s*"promptd"|DATABASE_URL/.test(body)) violation(`${c.method} ${c.url}: served a file outside the UI directory`);
+}
+
 const issued = [(await (await api('GET', '/prompts?limit=1')).json()).nextCursor, (await (await api('GET', '/resources?limit=1')).json()).nextCursor].filter(Boolean) as string[];
-const half = Math.ceil(CASES / 2);
+const open = Math.ceil(CASES / 10);
+const half = Math.ceil((CASES - open) / 2);
 const restCases = fc.sample(restCase.filter((c) => !touchesSentinel(c.path, sentinels)), { numRuns: half, seed: SEED });
-const mcpCases = fc.sample(mcpRequest(issued), { numRuns: CASES - half, seed: SEED + 1 });
+const mcpCases = fc.sample(mcpRequest(issued), { numRuns: CASES - open - half, seed: SEED + 1 });
+const openCases = fc.sample(publicRequest, { numRuns: open, seed: SEED + 2 });
 const jobs: (() => Promise<void>)[] = [];
 for (let i = 0; i < Math.max(restCases.length, mcpCases.length); i++) {
   if (restCases[i]) jobs.push(() => (stats.rest++, sendRest(restCases[i]!)));
   if (mcpCases[i]) jobs.push(() => (stats.mcp++, sendMcp(mcpCases[i]!, i)));
+  if (openCases[i]) jobs.push(() => (stats.open++, sendPublic(openCases[i]!)));
 }
 
 const rssBefore = rss();
@@ -148,7 +160,7 @@ const lines = [
   'promptd soak report',
   `  server            promptd serve (child process) on ${srv.base}, ${DB.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'}`,
   `  seed              ${SEED} (replay: npx tsx bench/soak.ts --seed ${SEED} --cases ${CASES})`,
-  `  requests sent     ${stats.sent} (admin REST ${stats.rest}, MCP ${stats.mcp}) in ${runSeconds.toFixed(1)} s, concurrency ${CONCURRENCY}`,
+  `  requests sent     ${stats.sent} (admin REST ${stats.rest}, MCP ${stats.mcp}, unauthenticated anywhere ${stats.open}) in ${runSeconds.toFixed(1)} s, concurrency ${CONCURRENCY}`,
   `  statuses          ${Object.entries(stats.byClass).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
   `  5xx               ${stats.fiveXX}`,
   `  violations        ${stats.violations.length} (non-problem+json errors, malformed JSON-RPC, internal errors, timeouts ${stats.timeouts})`,

@@ -14,9 +14,16 @@ export function adminUi(dir = path.join(projectRoot, 'admin', 'dist')) {
   ui.get('/*', async (c) => {
     // Unknown API paths must not fall through to the SPA's index.html.
     if (c.req.path.startsWith('/admin/v1/')) return c.notFound();
-    const rel = decodeURIComponent(c.req.path.replace(/^\/admin\/?/, ''));
-    const file = path.resolve(dir, rel || 'index.html');
-    if (!file.startsWith(path.resolve(dir))) return c.notFound();
+    let rel: string;
+    try {
+      rel = decodeURIComponent(c.req.path.replace(/^\/admin\/?/, ''));
+    } catch {
+      return c.notFound(); // malformed percent-encoding
+    }
+    const root = path.resolve(dir);
+    const file = path.resolve(root, rel || 'index.html');
+    // Inside the UI directory only (a sibling such as dist-x shares the prefix, not the separator).
+    if (file !== root && !file.startsWith(root + path.sep)) return c.notFound();
     const target = (await stat(file).catch(() => null))?.isFile() ? file : path.join(dir, 'index.html');
     const body = await readFile(target).catch(() => null);
     if (!body) return c.text('The admin UI is not built. Run `npm run build:admin`.', 503);

@@ -230,3 +230,18 @@ export const restCase: fc.Arbitrary<RestCase> = fc
     const withBody = req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD';
     return { method: req.method, path: req.path + query, headers, ...(withBody ? { body: req.body } : {}) };
   });
+
+/** Unauthenticated requests anywhere: the UI's static files, the API, /mcp, health; with traversal attempts. */
+export const publicRequest = fc
+  .tuple(
+    fc.constantFrom('/', '/admin/', '/admin/assets/', '/admin/v1/', '/admin/v1/docs/assets/', '/mcp/', '/healthz/', '/readyz'),
+    fc.array(
+      fc.oneof(
+        fc.constantFrom('..', '%2e%2e', '..%2F..', '%2e%2e%2f%2e%2e', '..%5C..', '....//', '%252e%252e', '.%00.', '%ZZ', '%E0%A4%A', '%C0%AE%C0%AE', 'package.json', 'dist-x'),
+        anyString.map((x) => encodeURIComponent(x.replace(/[\ud800-\udfff]/g, 'x')).slice(0, 200)),
+      ),
+      { maxLength: 5 },
+    ),
+    fc.constantFrom('GET', 'HEAD', 'POST', 'OPTIONS'),
+  )
+  .map(([prefix, segs, method]) => ({ url: prefix + segs.join('/'), method }));

@@ -2,11 +2,14 @@
 // methods, paths, query strings, headers and bodies. Invariants: never a 5xx, every
 // error is RFC 9457 problem+json, and the data written before the run is intact.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import fc from 'fast-check';
+import { projectRoot } from '../../src/db/paths.js';
 import type { Core } from '../../src/core/index.js';
 import { makeCore } from '../helpers/db.js';
 import { makeClient, TOKEN } from '../helpers/http.js';
-import { renderBody, restCase, versionBody, resourceBody, templateBody, wireBody } from './arbitraries.js';
+import { publicRequest, renderBody, restCase, versionBody, resourceBody, templateBody, wireBody } from './arbitraries.js';
 import { checkRestResponse } from './invariants.js';
 import { seedSentinels, snapshotSentinels, touchesSentinel, type Sentinels } from './sentinels.js';
 
@@ -57,6 +60,20 @@ it('hostile bodies on every write route: no 5xx, errors are problem+json', async
       expect(problem, `${method} ${path} ${body.slice(0, 300)}`).toBeNull();
     }),
     runs(200),
+  );
+});
+
+it('unauthenticated requests anywhere (UI, API, MCP, health): no 5xx, no file outside the UI directory served', async () => {
+  const uiBuilt = existsSync(path.join(projectRoot, 'admin', 'dist', 'index.html'));
+  await fc.assert(
+    fc.asyncProperty(publicRequest, async ({ url, method }) => {
+      const res = await client.app.request(url, { method, headers: { host: 'localhost' } });
+      const body = method === 'HEAD' ? '' : await res.text();
+      if (!uiBuilt && res.status === 503 && body.includes('not built')) return;
+      expect(res.status, `${method} ${url}`).toBeLessThan(500);
+      expect(body, `${method} ${url}`).not.toMatch(/"name":\s*"promptd"|DATABASE_URL|BEGIN [A-Z ]*PRIVATE KEY/);
+    }),
+    runs(150),
   );
 });
 
