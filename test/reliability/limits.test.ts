@@ -47,6 +47,22 @@ describe('request body size', () => {
   });
 });
 
+describe('MCP sessions', () => {
+  it('an idle session expires: it is closed and its id then gets a 404 JSON-RPC error', async () => {
+    const h = mcpHarness(core, { sessionIdleMs: 300 });
+    const sid = await h.initialize();
+    expect((await h.rpc(sid, 'ping')).result).toEqual({});
+    expect(h.mcp.sessionCount()).toBe(1);
+    const until = Date.now() + 5_000;
+    while (h.mcp.sessionCount() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(h.mcp.sessionCount()).toBe(0);
+    const res = await h.post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }), { 'mcp-session-id': sid });
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.code).toBeTypeOf('number');
+    await h.mcp.closeAll();
+  });
+});
+
 describe('argument values', () => {
   it(`values over ${LIMITS.argumentValueLength} characters are refused by render (422) and by MCP prompts/get (-32602)`, async () => {
     const long = 'x'.repeat(LIMITS.argumentValueLength + 1);
