@@ -20,6 +20,9 @@ let session: string;
 let issued: string[];
 const internalErrors: unknown[] = [];
 const stats: McpStats = { sdkInvalidParams: 0 };
+/** Diagnostics for the last test: the first request after which the live session was gone, and stray sessions. */
+let lostAt: string | undefined;
+const strays: string[] = [];
 
 beforeAll(async () => {
   core = await makeCore({ adminToken: TOKEN });
@@ -48,6 +51,8 @@ it('random and hostile JSON-RPC traffic: no 5xx, well-formed replies, no interna
       if (sid !== undefined) headers['mcp-session-id'] = sid;
       const res = await h.app.request('/mcp', { method, headers, ...(method === 'GET' || method === 'OPTIONS' ? {} : { body: c.body as BodyInit }) });
       const created = res.headers.get('mcp-session-id');
+      if (sid === session && res.status === 404) lostAt ??= `${method} ${typeof c.body === 'string' ? c.body.slice(0, 300) : '<bytes>'}`;
+      if (created && created !== session) strays.push(created);
       const problem = await checkMcpResponse(res, stats);
       // A stray initialize opened a session: end it, as a well-behaved client would.
       if (created && created !== session) await h.app.request('/mcp', { method: 'DELETE', headers: { ...h.headers, 'mcp-session-id': created } });
@@ -72,7 +77,8 @@ it('forged session ids and non-POST methods without a session are refused cleanl
 });
 
 it('afterwards the session still works, no session leaked, and the data is intact', async () => {
-  expect(h.mcp.sessionCount()).toBe(1);
+  expect(lostAt, 'the live session disappeared after this request').toBeUndefined();
+  expect(h.mcp.sessionCount(), `open sessions; stray ones created: ${strays.join(', ')}`).toBe(1);
   const got = await h.rpc(session, 'prompts/get', { name: 'keep.alpha', arguments: { who: 'Ann' } });
   const messages = (got.result as { messages: { content: { text?: string; resource?: { text?: string } } }[] }).messages;
   expect(messages[0]!.content.text).toBe('v2: Hello Ann');
