@@ -28,7 +28,7 @@ const TOKEN = 'soak-admin-token';
 const SESSIONS = 8;
 
 const t0 = performance.now();
-const srv = await startServe({ DATABASE_URL: DB, PROMPTD_ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'fatal' });
+const srv = await startServe({ DATABASE_URL: DB, PROMPTD_ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'error' });
 let crashed: string | null = null;
 let stopping = false;
 void srv.exited.then((code) => {
@@ -172,5 +172,11 @@ const lines = [
   `  result            ${ok ? 'PASS' : 'FAIL'}`,
   ...stats.violations.slice(0, 20).map((v) => `    - ${v}`),
 ];
+// What the server logged as unexpected (pino JSON on stderr): the first few distinct messages.
+const logged = [...new Set(srv.stderr().split('\n').filter((l) => l.startsWith('{')).map((l) => {
+  const e = JSON.parse(l) as { msg?: string; err?: { message?: string } };
+  return `${e.msg ?? ''}: ${(e.err?.message ?? '').split('\n').filter(Boolean).slice(-2).join(' ')}`.slice(0, 300);
+}))];
+if (logged.length) lines.push(`  server errors logged (${logged.length} distinct):`, ...logged.slice(0, 5).map((m) => `    - ${m}`));
 console.log(lines.join('\n'));
 process.exit(ok ? 0 : 1);

@@ -1,6 +1,6 @@
 // /admin/v1: the admin REST API, composed of one router per feature.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
+import { bodyLimit } from './body-limit.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
@@ -36,7 +36,7 @@ export function createAdminApi(core: Core, opts: { bodyLimitBytes?: number } = {
     if (c.req.path === '/admin/v1/openapi.json' || c.req.path.startsWith('/admin/v1/docs')) return next();
     return adminAuth(core.tokens, { queryTokenPaths: /\/events$/ })(c, next);
   });
-  api.use('*', bodyLimit({ maxSize: opts.bodyLimitBytes ?? ADMIN_BODY_LIMIT }));
+  api.use('*', bodyLimit(opts.bodyLimitBytes ?? ADMIN_BODY_LIMIT));
   api.route('/', promptsRouter(core));
   api.route('/', resourcesRouter(core));
   api.route('/', resourceTemplatesRouter(core));
