@@ -25,6 +25,7 @@ const measureFrom = start + warmupMs;
 const until = measureFrom + measureMs;
 const latencies: number[] = [];
 let requests = 0;
+let total = 0;
 let errors = 0;
 let firstError = '';
 
@@ -41,6 +42,7 @@ async function loop(c: RawSession, k: number) {
       firstError ||= String(e);
     }
     const t1 = performance.now();
+    if (ok) total++;
     if (t0 >= measureFrom && t1 <= until) {
       if (ok) {
         requests++;
@@ -52,5 +54,5 @@ async function loop(c: RawSession, k: number) {
 
 await Promise.all(clients.map(loop));
 await Promise.all(clients.map((c) => c.close()));
-writeFileSync(out!, JSON.stringify({ requests, errors, firstError, seconds: measureMs / 1000, latencies: latencies.map((l) => Math.round(l * 1000) / 1000) }));
+writeFileSync(out!, JSON.stringify({ requests, total, errors, firstError, seconds: measureMs / 1000, latencies: latencies.map((l) => Math.round(l * 1000) / 1000) }));
 process.exit(0);

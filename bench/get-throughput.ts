@@ -6,11 +6,13 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { populate, ARG, ARG_VALUE, promptName } from './lib/fixture.js';
 import { RawSession } from './lib/mcp-raw.js';
-import { spawnTs, startServe, tempDir, type Child } from './lib/proc.js';
+import { cpuMsOf, spawnTs, startServe, tempDir, type Child } from './lib/proc.js';
 import { summarize, type Summary } from './lib/stats.js';
 
 export interface SideResult extends Summary {
   rps: number;
+  /** server CPU time (user + system) per answered request, in µs */
+  cpuUs: number;
   errors: number;
   runs: number[];
 }
@@ -24,6 +26,8 @@ export interface GetResult {
   sdk: SideResult;
   ratio: number;
   roundRatios: number[];
+  /** SDK CPU per request ÷ promptd CPU per request: > 1 when promptd needs less CPU */
+  cpuRatio: number;
 }
 
 async function startSdk(count: number): Promise<{ url: string; proc: Child }> {
@@ -53,20 +57,23 @@ async function sample(url: string, name: string): Promise<unknown> {
 
 interface Run {
   requests: number;
+  total: number;
+  cpuMs: number;
   errors: number;
   firstError: string;
   seconds: number;
   latencies: number[];
 }
 
-async function load(url: string, opts: { sessions: number; warmupMs: number; measureMs: number; prompts: number }, dir: string, tag: string): Promise<Run> {
+async function load(url: string, serverPid: number, opts: { sessions: number; warmupMs: number; measureMs: number; prompts: number }, dir: string, tag: string): Promise<Run> {
   const out = path.join(dir, `${tag}.json`);
+  const cpu0 = cpuMsOf(serverPid);
   const c = spawnTs('get-load.ts', [url, String(opts.sessions), String(opts.warmupMs), String(opts.measureMs), String(opts.prompts), out]);
   const timer = setTimeout(() => void c.stop(), opts.warmupMs + opts.measureMs + 60_000);
   const code = await c.exited;
   clearTimeout(timer);
   if (code !== 0) throw new Error(`get-load exited with ${code}: ${c.stderr().slice(-2000)}`);
-  const run = JSON.parse(readFileSync(out, 'utf8')) as Run;
+  const run = { ...(JSON.parse(readFileSync(out, 'utf8')) as Run), cpuMs: cpuMsOf(serverPid) - cpu0 };
   if (run.firstError) process.stderr.write(`  ${tag}: first error: ${run.firstError.slice(0, 300)}\n`);
   return run;
 }
@@ -77,6 +84,7 @@ function side(runs: Run[]): SideResult {
   return {
     ...summarize(runs.flatMap((r) => r.latencies)),
     rps: requests / seconds,
+    cpuUs: (1000 * runs.reduce((a, r) => a + r.cpuMs, 0)) / runs.reduce((a, r) => a + r.total, 0),
     errors: runs.reduce((a, r) => a + r.errors, 0),
     runs: runs.map((r) => r.requests / r.seconds),
   };
@@ -85,9 +93,11 @@ function side(runs: Run[]): SideResult {
 export async function runGetThroughput(opts: { quick: boolean; log: (s: string) => void }): Promise<GetResult> {
   const prompts = 100;
   const sessions = 32;
-  const rounds = 2;
-  const measureMs = opts.quick ? 5_000 : 10_000;
-  const warmupMs = opts.quick ? 1_000 : 2_000;
+  // Short alternating rounds: the shared machine's speed drifts within seconds, so
+  // many A/B pairs compare better than two long runs. ≥ 10 s measured per side.
+  const rounds = opts.quick ? 2 : 4;
+  const measureMs = 5_000;
+  const warmupMs = 1_000;
   const dir = tempDir();
   const dbUrl = `file:${path.join(dir, 'get.db')}`;
   await populate(dbUrl, prompts);
@@ -98,6 +108,7 @@ export async function runGetThroughput(opts: { quick: boolean; log: (s: string) 
   });
   try {
     const urls = { promptd: `${promptd.base}/mcp`, sdk: sdk.url };
+    const pids = { promptd: promptd.pid, sdk: sdk.proc.pid };
     const a = await sample(urls.promptd, promptName(7));
     const b = await sample(urls.sdk, promptName(7));
     const sameAnswer = isDeepStrictEqual(a, b);
@@ -105,9 +116,9 @@ export async function runGetThroughput(opts: { quick: boolean; log: (s: string) 
     const runs: Record<'promptd' | 'sdk', Run[]> = { promptd: [], sdk: [] };
     for (let r = 0; r < rounds; r++) {
       for (const k of ['promptd', 'sdk'] as const) {
-        const run = await load(urls[k], { sessions, warmupMs, measureMs, prompts }, dir, `${k}-${r}`);
+        const run = await load(urls[k], pids[k], { sessions, warmupMs, measureMs, prompts }, dir, `${k}-${r}`);
         runs[k].push(run);
-        opts.log(`  round ${r + 1} ${k.padEnd(7)} ${(run.requests / run.seconds).toFixed(0)} req/s (${run.errors} errors)`);
+        opts.log(`  round ${r + 1} ${k.padEnd(7)} ${(run.requests / run.seconds).toFixed(0)} req/s, server CPU ${((1000 * run.cpuMs) / run.total).toFixed(0)} µs/request (${run.errors} errors)`);
       }
     }
     const p = side(runs.promptd);
@@ -121,6 +132,7 @@ export async function runGetThroughput(opts: { quick: boolean; log: (s: string) 
       sdk: s,
       ratio: p.rps / s.rps,
       roundRatios: p.runs.map((v, i) => v / s.runs[i]!),
+      cpuRatio: s.cpuUs / p.cpuUs,
     };
   } finally {
     await promptd.stop();

@@ -129,6 +129,13 @@ export function rssOf(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
+/** CPU time (user + system) a process has used so far, in ms (Linux, 100 ticks/s). */
+export function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Admin REST call with the bench token. */
 export async function admin(base: string, method: string, p: string, body?: unknown): Promise<Response> {
   return fetch(`${base}/admin/v1${p}`, {
