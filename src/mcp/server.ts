@@ -176,6 +176,8 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
 
   // logging/setLevel is answered by the SDK itself when the capability is declared.
 
+  invalidParamsForSchemaErrors(server);
+
   // Notifications go only to sessions past the initialize handshake, and stop
   // when the connection closes (the transport's close reaches server.onclose).
   let remove: (() => void) | undefined;
@@ -187,4 +189,28 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
     remove = undefined;
   };
   return server;
+}
+
+/**
+ * The SDK validates each request against its schema before our handler runs and
+ * reports a failure as -32603 (modelcontextprotocol/typescript-sdk#2284). Malformed
+ * params are the client's mistake: answer -32602 naming the failing fields.
+ */
+function invalidParamsForSchemaErrors(server: Server): void {
+  const handlers = (server as unknown as { _requestHandlers?: Map<string, (req: unknown, extra: unknown) => Promise<unknown>> })._requestHandlers;
+  if (!(handlers instanceof Map)) return;
+  for (const [method, handler] of handlers) {
+    handlers.set(method, async (req, extra) => {
+      try {
+        return await handler(req, extra);
+      } catch (e) {
+        const issues = (e as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+        if (!(e instanceof McpError) && Array.isArray(issues)) {
+          const detail = issues.map((i) => `${i.path.map(String).join('.') || '(request)'}: ${i.message}`).join('; ');
+          throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${detail}`);
+        }
+        throw e;
+      }
+    });
+  }
 }
