@@ -60,10 +60,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const timeouts = { ...SERVER_TIMEOUTS, ...opts.timeouts };
 
   const server: ServerType = await new Promise((resolve) => {
-    // overrideGlobalObjects: false keeps the native Response: the MCP transport's
-    // one-event SSE answers then go out as one write with a Content-Length instead
-    // of a header flush plus chunked writes (~+15% prompts/get throughput).
-    const s = serve({ fetch: app.fetch, hostname: host, port, overrideGlobalObjects: false, serverOptions: { connectionsCheckingInterval: timeouts.checkIntervalMs } }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, hostname: host, port, serverOptions: { connectionsCheckingInterval: timeouts.checkIntervalMs } }, () => resolve(s));
   });
   port = (server.address() as AddressInfo).port;
   const httpServer = server as import('node:http').Server;
