@@ -93,8 +93,10 @@ export async function runPaging(dbUrl: string, prompts: number, opts: { quick: b
     };
     const samples = Object.fromEntries(Object.keys(METHODS).map((m) => [m, Object.fromEntries(PAGES.map((p) => [p, [] as number[]]))])) as Record<Method, Record<number, number[]>>;
     for (const m of Object.keys(METHODS) as Method[]) for (const p of PAGES) await fetchers[m](p); // warm-up
+    // The page order rotates every repetition, so no page always follows the same request.
     for (let i = 0; i < reps; i++) {
-      for (const m of Object.keys(METHODS) as Method[]) for (const p of PAGES) samples[m][p]!.push(await timed(() => fetchers[m](p)));
+      const order = PAGES.map((_, k) => PAGES[(k + i) % PAGES.length]!);
+      for (const m of Object.keys(METHODS) as Method[]) for (const p of order) samples[m][p]!.push(await timed(() => fetchers[m](p)));
     }
     const pick = (f: (xs: number[]) => number) =>
       Object.fromEntries(Object.entries(samples).map(([m, byPage]) => [m, Object.fromEntries(PAGES.map((p) => [p, f(byPage[p]!)]))])) as Record<Method, Record<number, number>>;

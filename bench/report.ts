@@ -90,12 +90,12 @@ export function markdown(r: Results, history: string): string {
     parts.push(
       `${g.sessions} MCP sessions (one keep-alive connection each) from a separate load-generator process, ${g.prompts} prompts, rounds alternated promptd/SDK, ${g.secondsPerRun} s measured per run after a warm-up. promptd: \`promptd serve\` on SQLite. SDK: \`McpServer\` with the same prompts (registerPrompt, same rendered text${g.sameAnswer ? ', answers checked identical' : ', ANSWERS DIFFER'}) on \`StreamableHTTPServerTransport\` (stateful) and node:http.`,
       '',
-      table(['server', 'req/s', 'p50', 'p99', 'errors', 'req/s per round'], [
-        ['promptd', num(g.promptd.rps), ms(g.promptd.p50), ms(g.promptd.p99), String(g.promptd.errors), g.promptd.runs.map((v) => num(v)).join(', ')],
-        ['SDK McpServer', num(g.sdk.rps), ms(g.sdk.p50), ms(g.sdk.p99), String(g.sdk.errors), g.sdk.runs.map((v) => num(v)).join(', ')],
+      table(['server', 'req/s', 'p50', 'p99', 'server CPU per request', 'errors', 'req/s per round'], [
+        ['promptd', num(g.promptd.rps), ms(g.promptd.p50), ms(g.promptd.p99), `${num(g.promptd.cpuUs)} µs`, String(g.promptd.errors), g.promptd.runs.map((v) => num(v)).join(', ')],
+        ['SDK McpServer', num(g.sdk.rps), ms(g.sdk.p50), ms(g.sdk.p99), `${num(g.sdk.cpuUs)} µs`, String(g.sdk.errors), g.sdk.runs.map((v) => num(v)).join(', ')],
       ]),
       '',
-      `Ratio promptd ÷ SDK: **${ratio(g.ratio)}** (per round: ${g.roundRatios.map(ratio).join(', ')}).`,
+      `Throughput ratio promptd ÷ SDK: **${ratio(g.ratio)}** (per round: ${g.roundRatios.map(ratio).join(', ')}). CPU efficiency (SDK CPU per request ÷ promptd CPU per request, from /proc): ${ratio(g.cpuRatio)}; it drifts less than req/s when other work shares the machine.`,
     );
   } else parts.push(failed(r.get));
   const p = val(r.paging);
