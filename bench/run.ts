@@ -1,7 +1,8 @@
 // `npm run bench`: builds the server, runs every benchmark, prints the targets met or
 // missed and writes docs/benchmarks.md. BENCH_QUICK=1 shortens every run;
 // BENCH_PROMPTS overrides the 100,000-prompt catalog size; BENCH_NO_BUILD=1 skips
-// `npm run build:server`; BENCH_ONLY=get,paging,latency,writes,footprint picks sections.
+// `npm run build:server`; BENCH_ONLY=get,paging,latency,writes,footprint picks sections;
+// BENCH_OUT sets the report path (default docs/benchmarks.md).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeMachine } from './lib/machine.js';
@@ -131,7 +132,7 @@ if (want('footprint')) results.footprint = await attempt('5. footprint', () => r
 results.minutes = (Date.now() - t0) / 60_000;
 const historyFile = path.join(ROOT, 'bench', 'history.md');
 const history = existsSync(historyFile) ? readFileSync(historyFile, 'utf8') : '';
-const out = path.join(ROOT, 'docs', 'benchmarks.md');
+const out = path.resolve(ROOT, process.env.BENCH_OUT ?? path.join('docs', 'benchmarks.md'));
 if (!only) writeFileSync(out, markdown(results, history));
 log(`\n${consoleSummary(results)}\n\n${only ? '(BENCH_ONLY set: docs/benchmarks.md not written)' : `written to ${path.relative(ROOT, out)}`} in ${results.minutes.toFixed(1)} min`);
 process.exit(0);
