@@ -35,7 +35,7 @@ const val = <T>(o: Outcome<T> | undefined): T | undefined => (o && 'ok' in o ? o
 export function targets(r: Results): Target[] {
   const out: Target[] = [];
   const add = (what: string, target: string, o: Outcome<unknown> | undefined, f: () => [string, boolean]) => {
-    if (!val(o)) return out.push({ what, result: failed(o), target, met: o && 'skipped' in o ? null : false });
+    if (!val(o)) return out.push({ what, result: failed(o), target, met: !o || 'skipped' in o ? null : false });
     const [result, met] = f();
     out.push({ what, result, target, met });
   };

@@ -1,7 +1,7 @@
 // Child processes for the benchmarks: promptd servers (built JS, as users run it),
 // bench scripts under tsx, RSS from /proc. Every wait is bounded.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,8 +17,17 @@ export function buildServer(): void {
   if (r.status !== 0) throw new Error('npm run build:server failed');
 }
 
+const tempDirs: string[] = [];
+
 export function tempDir(prefix = 'promptd-bench-'): string {
-  return mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/** Removes every directory tempDir() made in this process (the fixtures are large). */
+export function removeTempDirs(): void {
+  for (const d of tempDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
 export function freePort(): Promise<number> {
