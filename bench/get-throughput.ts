@@ -1,12 +1,13 @@
 // 1. prompts/get over Streamable HTTP: promptd (SQLite, `promptd serve` child) vs the
-// SDK's in-memory McpServer (child), 32 sessions from a load-generator child,
-// alternated A/B/A/B. The figure that matters is the throughput ratio.
+// SDK's in-memory McpServer (child), 32 sessions per server from one load-generator
+// child that alternates 1 s slices A/B, B/A, … (bench/get-load-ab.ts). The figure
+// that matters is the throughput ratio.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { populate, ARG, ARG_VALUE, promptName } from './lib/fixture.js';
 import { RawSession } from './lib/mcp-raw.js';
-import { cpuMsOf, spawnTs, startServe, tempDir, type Child } from './lib/proc.js';
+import { spawnTs, startServe, tempDir, type Child } from './lib/proc.js';
 import { summarize, type Summary } from './lib/stats.js';
 
 export interface SideResult extends Summary {
@@ -14,18 +15,23 @@ export interface SideResult extends Summary {
   /** server CPU time (user + system) per answered request, in µs */
   cpuUs: number;
   errors: number;
+  /** req/s of each measured slice */
   runs: number[];
 }
 
 export interface GetResult {
   prompts: number;
   sessions: number;
-  secondsPerRun: number;
+  sliceMs: number;
+  pairs: number;
+  warmupPairs: number;
   sameAnswer: boolean;
   promptd: SideResult;
   sdk: SideResult;
   ratio: number;
-  roundRatios: number[];
+  /** promptd ÷ SDK throughput of each measured pair of slices */
+  pairRatios: number[];
+  medianPairRatio: number;
   /** SDK CPU per request ÷ promptd CPU per request: > 1 when promptd needs less CPU */
   cpuRatio: number;
 }
@@ -55,49 +61,37 @@ async function sample(url: string, name: string): Promise<unknown> {
   }
 }
 
-interface Run {
+interface Slice {
   requests: number;
-  total: number;
-  cpuMs: number;
   errors: number;
-  firstError: string;
   seconds: number;
+  cpuMs: number;
   latencies: number[];
 }
 
-async function load(url: string, serverPid: number, opts: { sessions: number; warmupMs: number; measureMs: number; prompts: number }, dir: string, tag: string): Promise<Run> {
-  const out = path.join(dir, `${tag}.json`);
-  const cpu0 = cpuMsOf(serverPid);
-  const c = spawnTs('get-load.ts', [url, String(opts.sessions), String(opts.warmupMs), String(opts.measureMs), String(opts.prompts), out]);
-  const timer = setTimeout(() => void c.stop(), opts.warmupMs + opts.measureMs + 60_000);
-  const code = await c.exited;
-  clearTimeout(timer);
-  if (code !== 0) throw new Error(`get-load exited with ${code}: ${c.stderr().slice(-2000)}`);
-  const run = { ...(JSON.parse(readFileSync(out, 'utf8')) as Run), cpuMs: cpuMsOf(serverPid) - cpu0 };
-  if (run.firstError) process.stderr.write(`  ${tag}: first error: ${run.firstError.slice(0, 300)}\n`);
-  return run;
-}
-
-function side(runs: Run[]): SideResult {
-  const requests = runs.reduce((a, r) => a + r.requests, 0);
-  const seconds = runs.reduce((a, r) => a + r.seconds, 0);
+function side(slices: Slice[]): SideResult {
+  const requests = slices.reduce((a, r) => a + r.requests, 0);
+  const seconds = slices.reduce((a, r) => a + r.seconds, 0);
   return {
-    ...summarize(runs.flatMap((r) => r.latencies)),
+    ...summarize(slices.flatMap((r) => r.latencies)),
     rps: requests / seconds,
-    cpuUs: (1000 * runs.reduce((a, r) => a + r.cpuMs, 0)) / runs.reduce((a, r) => a + r.total, 0),
-    errors: runs.reduce((a, r) => a + r.errors, 0),
-    runs: runs.map((r) => r.requests / r.seconds),
+    cpuUs: (1000 * slices.reduce((a, r) => a + r.cpuMs, 0)) / requests,
+    errors: slices.reduce((a, r) => a + r.errors, 0),
+    runs: slices.map((r) => r.requests / r.seconds),
   };
 }
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 
 export async function runGetThroughput(opts: { quick: boolean; log: (s: string) => void }): Promise<GetResult> {
   const prompts = 100;
   const sessions = 32;
-  // Short alternating rounds: the shared machine's speed drifts within seconds, so
-  // many A/B pairs compare better than two long runs. ≥ 10 s measured per side.
-  const rounds = opts.quick ? 2 : 4;
-  const measureMs = 5_000;
-  const warmupMs = 1_000;
+  const sliceMs = 1_000;
+  const pairs = opts.quick ? 4 : 12;
+  const warmupPairs = 2;
   const dir = tempDir();
   const dbUrl = `file:${path.join(dir, 'get.db')}`;
   await populate(dbUrl, prompts);
@@ -107,31 +101,36 @@ export async function runGetThroughput(opts: { quick: boolean; log: (s: string) 
     throw e;
   });
   try {
-    const urls = { promptd: `${promptd.base}/mcp`, sdk: sdk.url };
-    const pids = { promptd: promptd.pid, sdk: sdk.proc.pid };
-    const a = await sample(urls.promptd, promptName(7));
-    const b = await sample(urls.sdk, promptName(7));
+    const a = await sample(`${promptd.base}/mcp`, promptName(7));
+    const b = await sample(sdk.url, promptName(7));
     const sameAnswer = isDeepStrictEqual(a, b);
     if (!sameAnswer) opts.log(`  note: answers differ\n    promptd: ${JSON.stringify(a)}\n    sdk:     ${JSON.stringify(b)}`);
-    const runs: Record<'promptd' | 'sdk', Run[]> = { promptd: [], sdk: [] };
-    for (let r = 0; r < rounds; r++) {
-      for (const k of ['promptd', 'sdk'] as const) {
-        const run = await load(urls[k], pids[k], { sessions, warmupMs, measureMs, prompts }, dir, `${k}-${r}`);
-        runs[k].push(run);
-        opts.log(`  round ${r + 1} ${k.padEnd(7)} ${(run.requests / run.seconds).toFixed(0)} req/s, server CPU ${((1000 * run.cpuMs) / run.total).toFixed(0)} µs/request (${run.errors} errors)`);
-      }
-    }
-    const p = side(runs.promptd);
-    const s = side(runs.sdk);
+    const out = path.join(dir, 'get-ab.json');
+    const c = spawnTs('get-load-ab.ts', [out, String(sessions), String(sliceMs), String(pairs), String(warmupPairs), String(prompts), `${promptd.base}/mcp`, String(promptd.pid), sdk.url, String(sdk.proc.pid)]);
+    const timer = setTimeout(() => void c.stop(), (pairs + warmupPairs) * 2 * sliceMs + 120_000);
+    const code = await c.exited;
+    clearTimeout(timer);
+    if (code !== 0) throw new Error(`get-load-ab exited with ${code}: ${c.stderr().slice(-2000)}`);
+    const r = JSON.parse(readFileSync(out, 'utf8')) as { a: Slice[]; b: Slice[]; firstError: string };
+    if (r.firstError) opts.log(`  first error: ${r.firstError.slice(0, 300)}`);
+    const p = side(r.a);
+    const s = side(r.b);
+    const pairRatios = p.runs.map((v, i) => v / s.runs[i]!);
+    opts.log(`  promptd ${p.rps.toFixed(0)} req/s, server CPU ${p.cpuUs.toFixed(0)} µs/request (${p.errors} errors)`);
+    opts.log(`  sdk     ${s.rps.toFixed(0)} req/s, server CPU ${s.cpuUs.toFixed(0)} µs/request (${s.errors} errors)`);
+    opts.log(`  per-pair ratios: ${pairRatios.map((x) => x.toFixed(2)).join(' ')}`);
     return {
       prompts,
       sessions,
-      secondsPerRun: measureMs / 1000,
+      sliceMs,
+      pairs,
+      warmupPairs,
       sameAnswer,
       promptd: p,
       sdk: s,
       ratio: p.rps / s.rps,
-      roundRatios: p.runs.map((v, i) => v / s.runs[i]!),
+      pairRatios,
+      medianPairRatio: median(pairRatios),
       cpuRatio: s.cpuUs / p.cpuUs,
     };
   } finally {

@@ -88,14 +88,14 @@ export function markdown(r: Results, history: string): string {
   parts.push('', '## 1. prompts/get over Streamable HTTP', '');
   if (g) {
     parts.push(
-      `${g.sessions} MCP sessions (one keep-alive connection each) from a separate load-generator process, ${g.prompts} prompts, rounds alternated promptd/SDK, ${g.secondsPerRun} s measured per run after a warm-up. promptd: \`promptd serve\` on SQLite. SDK: \`McpServer\` with the same prompts (registerPrompt, same rendered text${g.sameAnswer ? ', answers checked identical' : ', ANSWERS DIFFER'}) on \`StreamableHTTPServerTransport\` (stateful) and node:http.`,
+      `${g.sessions} MCP sessions per server (one keep-alive connection each) from one separate load-generator process, ${g.prompts} prompts. The machine's speed drifts by tens of percent within seconds, so the load alternates between the servers in ${g.sliceMs / 1000} s slices (promptd/SDK, then SDK/promptd, …): ${g.pairs} measured pairs after ${g.warmupPairs} unmeasured warm-up pairs. promptd: \`promptd serve\` on SQLite. SDK: \`McpServer\` with the same prompts (registerPrompt, same rendered text${g.sameAnswer ? ', answers checked identical' : ', ANSWERS DIFFER'}) on \`StreamableHTTPServerTransport\` (stateful) and node:http.`,
       '',
-      table(['server', 'req/s', 'p50', 'p99', 'server CPU per request', 'errors', 'req/s per round'], [
-        ['promptd', num(g.promptd.rps), ms(g.promptd.p50), ms(g.promptd.p99), `${num(g.promptd.cpuUs)} µs`, String(g.promptd.errors), g.promptd.runs.map((v) => num(v)).join(', ')],
-        ['SDK McpServer', num(g.sdk.rps), ms(g.sdk.p50), ms(g.sdk.p99), `${num(g.sdk.cpuUs)} µs`, String(g.sdk.errors), g.sdk.runs.map((v) => num(v)).join(', ')],
+      table(['server', 'req/s', 'p50', 'p99', 'server CPU per request', 'errors', 'slowest / fastest slice'], [
+        ['promptd', num(g.promptd.rps), ms(g.promptd.p50), ms(g.promptd.p99), `${num(g.promptd.cpuUs)} µs`, String(g.promptd.errors), `${num(Math.min(...g.promptd.runs))} / ${num(Math.max(...g.promptd.runs))} req/s`],
+        ['SDK McpServer', num(g.sdk.rps), ms(g.sdk.p50), ms(g.sdk.p99), `${num(g.sdk.cpuUs)} µs`, String(g.sdk.errors), `${num(Math.min(...g.sdk.runs))} / ${num(Math.max(...g.sdk.runs))} req/s`],
       ]),
       '',
-      `Throughput ratio promptd ÷ SDK: **${ratio(g.ratio)}** (per round: ${g.roundRatios.map(ratio).join(', ')}). CPU efficiency (SDK CPU per request ÷ promptd CPU per request, from /proc): ${ratio(g.cpuRatio)}; it drifts less than req/s when other work shares the machine.`,
+      `Throughput ratio promptd ÷ SDK: **${ratio(g.ratio)}** (total requests ÷ total time of each side; the median of the per-pair ratios is ${ratio(g.medianPairRatio)}, per pair: ${g.pairRatios.map(ratio).join(', ')}). CPU efficiency (SDK CPU per request ÷ promptd CPU per request, from /proc): ${ratio(g.cpuRatio)}; it drifts less than req/s when other work shares the machine.`,
     );
   } else parts.push(failed(r.get));
   const p = val(r.paging);

@@ -10,10 +10,45 @@ export interface TemplateAnalysis {
 
 type Span = [string, string, number, number, Span[]?, number?];
 
+// Our own writer with Mustache's template cache off: that cache is an unbounded
+// map keyed by template text, so every template ever saved or rendered would stay
+// in memory. Parsed templates are kept in the bounded cache below instead.
+const writer = new Mustache.Writer();
+(writer as unknown as { templateCache: undefined }).templateCache = undefined;
+
+const CACHE_MAX = 2_000;
+const cache = new Map<string, Span[]>();
+
+/**
+ * Mustache builds each text token one character at a time with `+=`, so its value
+ * is a rope of hundreds of nodes that V8 must flatten again for every rendered
+ * output that is serialised. A text token covers template[start, end), so the
+ * flat slice of the template is the same string.
+ */
+function flattenText(spans: Span[], template: string): void {
+  for (const t of spans) {
+    if (t[0] === 'text') {
+      const flat = template.slice(t[2], t[3]);
+      if (flat === t[1]) t[1] = flat;
+    }
+    if (t[4]) flattenText(t[4], template);
+  }
+}
+
+function compile(text: string): Span[] {
+  let tokens = cache.get(text);
+  if (tokens) return tokens;
+  tokens = writer.parse(text) as Span[];
+  flattenText(tokens, text);
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+  cache.set(text, tokens);
+  return tokens;
+}
+
 export function analyzeTemplate(text: string): TemplateAnalysis {
   let tokens: Span[];
   try {
-    tokens = Mustache.parse(text) as unknown as Span[];
+    tokens = writer.parse(text) as Span[];
   } catch (e) {
     return { variables: [], error: (e as Error).message };
   }
@@ -35,11 +70,15 @@ export function analyzeTemplate(text: string): TemplateAnalysis {
 }
 
 const identity = (v: unknown) => String(v);
+const config = { escape: identity };
 
 export function renderTemplate(text: string, values: Record<string, string>): string {
   // A null-prototype view: Mustache looks names up with `in`, which would otherwise
   // find Object.prototype members such as `constructor`.
   const view: Record<string, string> = Object.create(null);
   for (const [k, v] of Object.entries(values)) view[k] = v;
-  return Mustache.render(text, view, undefined, { escape: identity });
+  return writer.renderTokens(compile(text) as unknown as string[][], new Mustache.Context(view), undefined, text, config);
 }
+
+/** Number of parsed templates held (for tests of the bound). */
+export const templateCacheSize = () => cache.size;

@@ -4,7 +4,8 @@
 // DELETE, protocol-version and body-size checks). This file adds what is ours:
 // the session table, idle clean-up, DNS-rebinding protection and the bearer token.
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { IncomingMessage } from 'node:http';
+import { Hono, type Context } from 'hono';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Core } from '../core/index.js';
@@ -56,7 +57,7 @@ const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 export const isLoopbackHost = (host: string) => ['localhost', '::1', '[::1]'].includes(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 
-function rpcError(c: Context, status: 400 | 401 | 403 | 404 | 503, code: number, message: string, headers: Record<string, string> = {}) {
+function rpcError(c: Context, status: 400 | 401 | 403 | 404 | 413 | 503, code: number, message: string, headers: Record<string, string> = {}) {
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, headers);
 }
 
@@ -64,14 +65,21 @@ function rpcError(c: Context, status: 400 | 401 | 403 | 404 | 503, code: number,
  * DNS rebinding: a page on evil.example.com whose name resolves to 127.0.0.1 can
  * reach a loopback server, but its requests carry `Host: evil.example.com` and
  * its Origin. Only loopback names (any port for Origin, ours for Host) pass.
+ * Returns the refusal, or undefined when the request may pass.
  */
-function rebindingGuard(opts: McpHttpOptions): MiddlewareHandler {
-  return async (c, next) => {
-    if (!isLoopbackHost(opts.host)) return next();
+function rebindingCheck(opts: McpHttpOptions): (c: Context) => Response | undefined {
+  if (!isLoopbackHost(opts.host)) return () => undefined;
+  // The port is known only after listen (port 0 in tests): recompute when it changes.
+  let forPort = -1;
+  let allowed = new Set<string>();
+  return (c) => {
     const port = opts.port;
+    if (port !== forPort) {
+      allowed = new Set(LOOPBACK_NAMES.flatMap((n) => [n, `${n}:${port}`]));
+      forPort = port;
+    }
     const host = (c.req.header('host') ?? '').toLowerCase();
-    const allowed = LOOPBACK_NAMES.flatMap((n) => [n, `${n}:${port}`]);
-    if (!allowed.includes(host)) return rpcError(c, 403, -32000, `Forbidden: Host "${host}" is not allowed on a loopback-bound server`);
+    if (!allowed.has(host)) return rpcError(c, 403, -32000, `Forbidden: Host "${host}" is not allowed on a loopback-bound server`);
     const origin = c.req.header('origin');
     if (origin !== undefined) {
       let name = '';
@@ -82,25 +90,64 @@ function rebindingGuard(opts: McpHttpOptions): MiddlewareHandler {
       }
       if (!LOOPBACK_NAMES.includes(name)) return rpcError(c, 403, -32000, `Forbidden: Origin "${origin}" is not allowed`);
     }
-    return next();
+    return undefined;
   };
 }
 
-function bearerGuard(token: string | undefined): MiddlewareHandler {
+function bearerCheck(token: string | undefined): (c: Context) => Response | undefined {
+  if (!token) return () => undefined;
   // Comparing fixed-length digests keeps the comparison constant-time whatever the
   // length of the presented token.
   const digest = (s: string) => createHash('sha256').update(s).digest();
-  const expected = token ? digest(token) : undefined;
-  return async (c, next) => {
-    if (!expected) return next();
+  const expected = digest(token);
+  return (c) => {
     const m = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '');
     if (!m || !timingSafeEqual(digest(m[1]!.trim()), expected)) {
       return rpcError(c, 401, -32001, 'Unauthorized: send Authorization: Bearer <PROMPTD_MCP_TOKEN>', {
         'WWW-Authenticate': 'Bearer realm="promptd-mcp"',
       });
     }
-    return next();
+    return undefined;
   };
+}
+
+/**
+ * The JSON body of a POST, read straight from Node's IncomingMessage when the app
+ * runs under @hono/node-server (c.env.incoming). The SDK transport would read it
+ * through a WHATWG ReadableStream that node-server builds per request, the largest
+ * avoidable cost on the prompts/get path; it accepts the parsed body instead.
+ * undefined: not applicable here (no Node request, not JSON, declared too large),
+ * and the transport reads and checks the body itself.
+ */
+function readJsonBody(c: Context): Promise<{ body: unknown } | { refused: Response }> | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming || c.req.method !== 'POST' || incoming.readableDidRead || incoming.readableEnded) return undefined;
+  if (!(c.req.header('content-type') ?? '').includes('application/json')) return undefined;
+  if (Number(c.req.header('content-length')) > MAX_BODY_BYTES) return undefined;
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (r: { body: unknown } | { refused: Response }) => {
+      incoming.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onError);
+      resolve(r);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        incoming.pause();
+        done({ refused: rpcError(c, 413, -32000, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`) });
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      try {
+        done({ body: JSON.parse(Buffer.concat(chunks, size).toString('utf8')) });
+      } catch {
+        done({ refused: rpcError(c, 400, -32700, 'Parse error: Invalid JSON') });
+      }
+    };
+    const onError = () => done({ refused: rpcError(c, 400, -32000, 'Bad Request: the request body could not be read') });
+    incoming.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onError);
+  });
 }
 
 /** Counts the GET stream as activity while it is open; the bytes pass through untouched. */
@@ -192,9 +239,14 @@ export function createMcpHttpApp(opts: McpHttpOptions): McpHttpApp {
     return res;
   }
 
+  const rebinding = rebindingCheck(opts);
+  const bearer = bearerCheck(opts.token);
   const app = new Hono();
-  app.use('*', rebindingGuard(opts), bearerGuard(opts.token));
+  // One handler with the checks inline rather than middleware: this is the
+  // prompts/get hot path, and each composed middleware costs a few µs per request.
   app.all('/', async (c) => {
+    const refused = rebinding(c) ?? bearer(c);
+    if (refused) return refused;
     const id = c.req.header('mcp-session-id');
     if (id === undefined) {
       if (c.req.method !== 'POST') return rpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (POST an initialize request first)');
@@ -204,7 +256,10 @@ export function createMcpHttpApp(opts: McpHttpOptions): McpHttpApp {
     const entry = sessions.get(id);
     if (!entry) return rpcError(c, 404, -32001, 'Session not found: it expired or was closed; initialize a new session');
     entry.lastSeen = Date.now();
-    const res = await entry.transport.handleRequest(c.req.raw);
+    const pre = readJsonBody(c);
+    const read = pre && (await pre);
+    if (read && 'refused' in read) return read.refused;
+    const res = await entry.transport.handleRequest(c.req.raw, read ? { parsedBody: read.body } : undefined);
     return c.req.method === 'GET' && res.ok && res.body ? watchStream(res, entry) : res;
   });
 

@@ -1,0 +1,88 @@
+// Load generator for the prompts/get comparison, in its own process so that it
+// shares no event loop with the servers under test:
+//
+//   node --import tsx bench/get-load-ab.ts <out.json> <sessions> <slice-ms> <pairs> <warm-up-pairs> <prompt-count> <urlA> <pidA> <urlB> <pidB>
+//
+// The shared machine's speed drifts by ±30% within seconds, so two long runs (or
+// even 5 s rounds) compare the machine as much as the servers. Here the same
+// <sessions> clients load server A for one short slice, then server B for one
+// slice, B then A in the next pair, and so on: both servers see the same drift.
+// Each slice ends by letting in-flight requests finish, so slices do not overlap.
+// The first <warm-up-pairs> pairs warm both servers' JIT and are not counted.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { RawSession } from './lib/mcp-raw.js';
+import { ARG, ARG_VALUE, promptName } from './lib/fixture.js';
+
+const [out, sessionsArg, sliceArg, pairsArg, warmArg, countArg, urlA, pidA, urlB, pidB] = process.argv.slice(2);
+const sessions = Number(sessionsArg);
+const sliceMs = Number(sliceArg);
+const pairs = Number(pairsArg);
+const warmPairs = Number(warmArg);
+const count = Number(countArg);
+
+/** CPU time (user + system) of a process so far, in ms (clock ticks of 10 ms). */
+function cpuMs(pid: string): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+interface Slice {
+  requests: number;
+  errors: number;
+  seconds: number;
+  cpuMs: number;
+  latencies: number[];
+}
+
+const servers = [
+  { url: urlA!, pid: pidA!, clients: Array.from({ length: sessions }, () => new RawSession(new URL(urlA!))) },
+  { url: urlB!, pid: pidB!, clients: Array.from({ length: sessions }, () => new RawSession(new URL(urlB!))) },
+];
+for (const s of servers) await Promise.all(s.clients.map((c) => c.open()));
+
+let firstError = '';
+let seq = 0;
+
+async function slice(k: 0 | 1): Promise<Slice> {
+  const s = servers[k]!;
+  const latencies: number[] = [];
+  let requests = 0;
+  let errors = 0;
+  const cpu0 = cpuMs(s.pid);
+  const t0 = performance.now();
+  const until = t0 + sliceMs;
+  await Promise.all(
+    s.clients.map(async (c, i) => {
+      while (performance.now() < until) {
+        const a = performance.now();
+        try {
+          const r = await c.request('prompts/get', { name: promptName((i * 7919 + seq++) % count), arguments: { [ARG]: ARG_VALUE } });
+          if (r.result === undefined) {
+            errors++;
+            firstError ||= JSON.stringify(r.error);
+            continue;
+          }
+        } catch (e) {
+          errors++;
+          firstError ||= String(e);
+          continue;
+        }
+        requests++;
+        latencies.push(Math.round((performance.now() - a) * 1000) / 1000);
+      }
+    }),
+  );
+  return { requests, errors, seconds: (performance.now() - t0) / 1000, cpuMs: cpuMs(s.pid) - cpu0, latencies };
+}
+
+const slices: [Slice[], Slice[]] = [[], []];
+for (let p = 0; p < warmPairs + pairs; p++) {
+  const order: (0 | 1)[] = p % 2 === 0 ? [0, 1] : [1, 0];
+  for (const k of order) {
+    const r = await slice(k);
+    if (p >= warmPairs) slices[k].push(r);
+  }
+}
+for (const s of servers) await Promise.all(s.clients.map((c) => c.close()));
+writeFileSync(out!, JSON.stringify({ a: slices[0], b: slices[1], firstError }));
+process.exit(0);
