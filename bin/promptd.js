@@ -1,2 +1,12 @@
 #!/usr/bin/env node
-import '../dist/cli/main.js';
+import v8 from 'node:v8';
+
+// Prisma's query compiler is a large WebAssembly module. With V8's default dynamic
+// tiering its hot functions are recompiled by the optimizing compiler, which kept
+// ~45 MB more resident while serving 100,000 prompts (bench/footprint.ts); with the
+// baseline compiler only, REST writes measured the same within run-to-run noise
+// (bench/history.md). Set before any module compiles WebAssembly.
+// PROMPTD_WASM_TIER_UP=1 keeps V8's default.
+if (process.env.PROMPTD_WASM_TIER_UP !== '1') v8.setFlagsFromString('--liftoff-only');
+
+await import('../dist/cli/main.js');

@@ -7,6 +7,7 @@ import { createApp } from './http/app.js';
 import { createMcpHttpApp } from './mcp/http.js';
 import { createLogger, type Logger } from './logger.js';
 import { seedIfEmpty } from './library/seed.js';
+import { compactHeapOnce } from './heap.js';
 
 export interface ServerOptions {
   databaseUrl: string;
@@ -52,6 +53,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     (opts.onFirstRunToken ?? ((t) => process.stderr.write(`\nNo admin token configured: created one. Keep it, it is shown only once:\n\n  ${t}\n\n`)))(token);
   }
   await core.catalog.ready();
+  if (core.catalog.size() > 10_000) compactHeapOnce();
 
   // Port 0 is resolved after listen; the MCP app validates Host against the real port.
   let port = opts.port ?? 3000;
