@@ -1,5 +1,6 @@
 // Prompt, version, argument, message and binding rows ↔ domain objects.
 import type { Tx } from './tx.js';
+import { promptIdsMatching } from './search.js';
 import type { Argument, Content, Message, PromptDetail, PromptSummary, Version, VersionSummary } from '../types.js';
 import type { VersionInput } from '../schemas.js';
 import { isUriTemplate } from '../uri-template.js';
@@ -146,14 +147,15 @@ export async function listPromptSummaries(
   tx: Tx,
   opts: { q?: string; archived?: boolean; after?: string; limit: number },
 ): Promise<PromptSummary[]> {
+  const ids = opts.q ? await promptIdsMatching(tx, { ...opts, q: opts.q }) : undefined;
+  if (ids && !ids.length) return [];
   const rows = await tx.prompt.findMany({
-    where: {
-      ...(opts.archived === undefined ? {} : { archived: opts.archived }),
-      ...(opts.after ? { name: { gt: opts.after } } : {}),
-      ...(opts.q
-        ? { OR: [{ name: { contains: opts.q } }, { versions: { some: { title: { contains: opts.q } } } }] }
-        : {}),
-    },
+    where: ids
+      ? { id: { in: ids } }
+      : {
+          ...(opts.archived === undefined ? {} : { archived: opts.archived }),
+          ...(opts.after ? { name: { gt: opts.after } } : {}),
+        },
     orderBy: { name: 'asc' },
     take: opts.limit,
     include: { activeVersion: { select: { number: true } } },

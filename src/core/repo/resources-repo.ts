@@ -1,4 +1,5 @@
 import type { Tx } from './tx.js';
+import { resourceIdsMatching } from './search.js';
 import type { Resource, ResourceTemplate, ResourceUsage, ResourceWithContent } from '../types.js';
 
 type ResourceRow = NonNullable<Awaited<ReturnType<Tx['resource']['findFirst']>>>;
@@ -32,11 +33,10 @@ export function toTemplate(t: TemplateRow): ResourceTemplate {
 }
 
 export async function listResources(tx: Tx, opts: { q?: string; afterUri?: string; limit: number }): Promise<Resource[]> {
+  const ids = opts.q ? await resourceIdsMatching(tx, { ...opts, q: opts.q }) : undefined;
+  if (ids && !ids.length) return [];
   const rows = await tx.resource.findMany({
-    where: {
-      ...(opts.afterUri ? { uri: { gt: opts.afterUri } } : {}),
-      ...(opts.q ? { OR: [{ uri: { contains: opts.q } }, { name: { contains: opts.q } }] } : {}),
-    },
+    where: ids ? { id: { in: ids } } : { ...(opts.afterUri ? { uri: { gt: opts.afterUri } } : {}) },
     orderBy: { uri: 'asc' },
     take: opts.limit,
     select: { ...resourceMetaSelect, text: false, blob: false },
