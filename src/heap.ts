@@ -1,7 +1,8 @@
 // One full, compacting garbage collection after the start-up load. Loading the
 // served catalog (100k prompts: 50 batches of database rows) leaves the V8 heap
-// grown to about three times what stays live, and V8 hands pages back only after
-// it sees the process idle, which a server under traffic never is.
+// committed at about 1.6 times what stays live (measured: 129 MB for 83 MB), and
+// V8 hands pages back only after it sees the process idle, which a server under
+// traffic never is.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 

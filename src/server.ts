@@ -29,6 +29,9 @@ export interface ServerOptions {
  * Slow clients must not pin connections (slowloris): headers must arrive within
  * headersMs and the whole request within requestMs, checked every checkIntervalMs.
  */
+/** Served prompts above which the start-up load is followed by one compacting GC (src/heap.ts). */
+const LARGE_CATALOG = 10_000;
+
 export const SERVER_TIMEOUTS = { headersMs: 20_000, requestMs: 60_000, keepAliveMs: 5_000, checkIntervalMs: 5_000 };
 
 export interface RunningServer {
@@ -53,7 +56,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     (opts.onFirstRunToken ?? ((t) => process.stderr.write(`\nNo admin token configured: created one. Keep it, it is shown only once:\n\n  ${t}\n\n`)))(token);
   }
   await core.catalog.ready();
-  if (core.catalog.size() > 10_000) compactHeapOnce();
+  if (core.catalog.size() > LARGE_CATALOG) compactHeapOnce();
 
   // Port 0 is resolved after listen; the MCP app validates Host against the real port.
   let port = opts.port ?? 3000;

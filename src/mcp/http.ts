@@ -256,8 +256,7 @@ export function createMcpHttpApp(opts: McpHttpOptions): McpHttpApp {
     const entry = sessions.get(id);
     if (!entry) return rpcError(c, 404, -32001, 'Session not found: it expired or was closed; initialize a new session');
     entry.lastSeen = Date.now();
-    const pre = readJsonBody(c);
-    const read = pre && (await pre);
+    const read = await readJsonBody(c);
     if (read && 'refused' in read) return read.refused;
     const res = await entry.transport.handleRequest(c.req.raw, read ? { parsedBody: read.body } : undefined);
     return c.req.method === 'GET' && res.ok && res.body ? watchStream(res, entry) : res;
