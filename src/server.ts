@@ -21,6 +21,8 @@ export interface ServerOptions {
   seed?: boolean;
   logger?: Logger;
   onFirstRunToken?: (token: string) => void;
+  /** The MCP face: page size and the tools face (src/cli/mcp-face-options.ts). */
+  mcp?: { pageSize?: number; tools?: boolean; promptTools?: boolean };
   /** Slow-client bounds (defaults in SERVER_TIMEOUTS); tests lower them. */
   timeouts?: Partial<typeof SERVER_TIMEOUTS>;
 }
@@ -60,7 +62,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   // Port 0 is resolved after listen; the MCP app validates Host against the real port.
   let port = opts.port ?? 3000;
-  const mcp = createMcpHttpApp({ core, token: opts.mcpToken, host, get port() { return port; }, logger, instanceId: opts.instanceId } as Parameters<typeof createMcpHttpApp>[0]);
+  const mcp = createMcpHttpApp({ core, token: opts.mcpToken, host, get port() { return port; }, logger, instanceId: opts.instanceId, ...opts.mcp } as Parameters<typeof createMcpHttpApp>[0]);
   const app = createApp({ core, mcp: mcp.app, logError: (e) => logger.error({ err: e }, 'unhandled error') });
   const timeouts = { ...SERVER_TIMEOUTS, ...opts.timeouts };
 

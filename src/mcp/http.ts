@@ -9,7 +9,7 @@ import { Hono, type Context } from 'hono';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Core } from '../core/index.js';
-import { createMcpServer } from './server.js';
+import { connectMcpServer, createMcpServer } from './server.js';
 import type { ErrorLog } from './errors.js';
 
 export interface McpHttpLogger {
@@ -29,6 +29,9 @@ export interface McpHttpOptions {
   sessionIdleMs?: number;
   logger?: McpHttpLogger;
   pageSize?: number;
+  /** The tools face (default on) and per-prompt tools (default off). */
+  tools?: boolean;
+  promptTools?: boolean;
   /**
    * PROMPTD_INSTANCE_ID: prefixes every Mcp-Session-Id with "<id>-" so a load
    * balancer can route a session's requests to the instance that holds it.
@@ -230,9 +233,9 @@ export function createMcpHttpApp(opts: McpHttpOptions): McpHttpApp {
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    const server = createMcpServer({ core, pageSize: opts.pageSize, log });
+    const server = createMcpServer({ core, pageSize: opts.pageSize, tools: opts.tools, promptTools: opts.promptTools, log });
     entry = { transport, server, lastSeen: Date.now(), streams: 0 };
-    await server.connect(transport);
+    await connectMcpServer(server, transport, core);
     const res = await transport.handleRequest(c.req.raw);
     // Not an initialize request (the transport answered 400): nothing to keep.
     if (!transport.sessionId) await server.close();

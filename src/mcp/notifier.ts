@@ -13,6 +13,8 @@ export interface Session {
   server: Server;
   /** URIs this session subscribed to with resources/subscribe. */
   subscriptions: Set<string>;
+  /** Its tools follow the served prompts (per-prompt tools): tools/list_changed with prompts/list_changed. */
+  toolsListChanged?: boolean;
 }
 
 export interface Notifier {
@@ -76,7 +78,13 @@ function createNotifier(core: Core, log: Log): Notifier {
     for (const s of sessions) send(s).catch((e) => log('notification not delivered', e));
   };
 
-  const promptsChanged = coalesce(() => each((s) => s.server.sendPromptListChanged()), COALESCE_MS);
+  const promptsChanged = coalesce(
+    () => each(async (s) => {
+      await s.server.sendPromptListChanged();
+      if (s.toolsListChanged) await s.server.sendToolListChanged();
+    }),
+    COALESCE_MS,
+  );
   const resourcesChanged = coalesce(() => each((s) => s.server.sendResourceListChanged()), COALESCE_MS);
 
   // The catalog fires after it has reloaded, so a client reacting to the

@@ -17,20 +17,28 @@ import {
   type Prompt,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Core } from '../core/index.js';
 import type { ServedPrompt } from '../core/catalog.js';
 import { completeResourceVariable } from '../core/completion.js';
 import { guarded, type ErrorLog } from './errors.js';
 import { notifierFor, type Session } from './notifier.js';
+import { shapeByNegotiatedVersion } from './protocol-shape.js';
+import { registerTools } from './tools.js';
 
 export const SERVER_NAME = 'promptd';
 export const SERVER_VERSION = '0.1.0';
-const DEFAULT_PAGE_SIZE = 50;
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 1000;
 
 export interface McpServerOptions {
   core: Core;
-  /** prompts/list and resources/list page size (default 50). */
+  /** prompts/list, resources/list and tools/list page size (default 50, at most 1000). */
   pageSize?: number;
+  /** The tools face (list_prompts, get_prompt); default on. */
+  tools?: boolean;
+  /** Every served prompt is also a tool named after it (implies tools). */
+  promptTools?: boolean;
   /** Where internal errors go (never to the client). Default: stderr. */
   log?: ErrorLog;
 }
@@ -54,7 +62,9 @@ export function toMcpPrompt(p: ServedPrompt): Prompt {
   };
 }
 
-export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defaultLog }: McpServerOptions): Server {
+export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defaultLog, tools = true, promptTools = false }: McpServerOptions): Server {
+  pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pageSize)));
+  const withTools = tools || promptTools;
   const server = new Server(
     { name: SERVER_NAME, title: 'promptd prompt library', version: SERVER_VERSION },
     {
@@ -63,11 +73,12 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
         resources: { subscribe: true, listChanged: true },
         completions: {},
         logging: {},
+        ...(withTools ? { tools: { listChanged: promptTools } } : {}),
       },
       instructions: 'Prompts managed in promptd. Use prompts/list to see them and prompts/get to render one with arguments.',
     },
   );
-  const session: Session = { server, subscriptions: new Set() };
+  const session: Session = { server, subscriptions: new Set(), toolsListChanged: withTools && promptTools };
   const handle = <A extends unknown[], R>(fn: (...a: A) => Promise<R>) => guarded(log, fn);
   // Loading the catalog is once per core; later calls return the settled promise.
   const ready = () => core.catalog.ready();
@@ -176,6 +187,8 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
 
   // logging/setLevel is answered by the SDK itself when the capability is declared.
 
+  if (withTools) registerTools(server, { core, pageSize, promptTools, log });
+
   invalidParamsForSchemaErrors(server);
 
   // Notifications go only to sessions past the initialize handshake, and stop
@@ -189,6 +202,16 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
     remove = undefined;
   };
   return server;
+}
+
+/**
+ * Connects a server to its transport, with every result shaped for the protocol
+ * version the client negotiates (src/mcp/protocol-shape.ts). Use this, never
+ * server.connect() alone.
+ */
+export async function connectMcpServer(server: Server, transport: Transport, core: Core): Promise<void> {
+  await server.connect(transport);
+  shapeByNegotiatedVersion(transport, { resolve: (uri) => core.resolver.resolve(uri) });
 }
 
 /**

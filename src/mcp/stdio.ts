@@ -2,14 +2,14 @@
 // protocol and nothing else: every log line goes to stderr.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Core } from '../core/index.js';
-import { createMcpServer } from './server.js';
+import { connectMcpServer, createMcpServer, type McpServerOptions } from './server.js';
 
-export async function runStdio({ core, pageSize }: { core: Core; pageSize?: number }): Promise<void> {
+export async function runStdio({ core, ...faceOptions }: { core: Core } & Pick<McpServerOptions, 'pageSize' | 'tools' | 'promptTools'>): Promise<void> {
   const log = (msg: string, e: unknown) => {
     process.stderr.write(`promptd mcp: ${msg}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   };
   await core.catalog.ready();
-  const server = createMcpServer({ core, pageSize, log });
+  const server = createMcpServer({ core, ...faceOptions, log });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     // The client closing our stdin is the normal way a stdio session ends.
@@ -22,7 +22,7 @@ export async function runStdio({ core, pageSize }: { core: Core; pageSize?: numb
       resolve();
     };
   });
-  await server.connect(transport);
+  await connectMcpServer(server, transport, core);
   await closed;
   await server.close();
 }

@@ -8,7 +8,7 @@ import { McpError, PromptListChangedNotificationSchema } from '@modelcontextprot
 import { createDb, migrateDatabase } from '../../src/db/create-db.js';
 import { createCore, type Core } from '../../src/core/index.js';
 import { CreatePromptInputSchema, ResourceInputSchema, VersionInputSchema } from '../../src/core/schemas.js';
-import { createMcpServer } from '../../src/mcp/server.js';
+import { connectMcpServer, createMcpServer, type McpServerOptions } from '../../src/mcp/server.js';
 
 export const actor = { name: 'mcp-test' };
 
@@ -23,11 +23,11 @@ export async function newCore(opts: { url?: string; adminToken?: string } = {}):
 }
 
 /** A Client connected in memory to a fresh createMcpServer over `core`. */
-export async function connect(core: Core, opts: { pageSize?: number; log?: (msg: string, e: unknown) => void } = {}) {
+export async function connect(core: Core, opts: Omit<McpServerOptions, 'core'> = {}) {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const server = createMcpServer({ core, pageSize: opts.pageSize, log: opts.log ?? (() => {}) });
+  const server = createMcpServer({ ...opts, core, log: opts.log ?? (() => {}) });
   const client = new Client({ name: 'mcp-test', version: '1.0.0' });
-  await server.connect(serverSide);
+  await connectMcpServer(server, serverSide, core);
   await client.connect(clientSide);
   return { client, server, close: () => client.close() };
 }

@@ -1,0 +1,211 @@
+// Prompts as tools, for clients and agent frameworks that only speak tools
+// (LangChain's MCP adapter calls tools/list first and gives up on -32601).
+// Two tools by default (`list_prompts`, `get_prompt`); with `promptTools` every
+// served prompt is also a tool of its own whose inputSchema is its arguments.
+// Every tool answers from the same served catalog as prompts/list and prompts/get.
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Core } from '../core/index.js';
+import type { ServedPrompt } from '../core/catalog.js';
+import type { Argument, RenderedContent, RenderedPrompt } from '../core/types.js';
+import { isDomainError } from '../core/errors.js';
+import { guarded, toMcpError, type ErrorLog } from './errors.js';
+
+export const LIST_PROMPTS = 'list_prompts';
+export const GET_PROMPT = 'get_prompt';
+const BUILT_IN = new Set([LIST_PROMPTS, GET_PROMPT]);
+/** Catalog entries examined per list_prompts call with a query, so one call stays bounded. */
+const SEARCH_SCAN_LIMIT = 5_000;
+
+export interface ToolsOptions {
+  core: Core;
+  pageSize: number;
+  /** Every served prompt is also a tool named after it. */
+  promptTools: boolean;
+  log: ErrorLog;
+}
+
+type JsonSchema = Record<string, unknown>;
+
+/** The JSON Schema of a prompt's arguments (MCP argument values are strings). */
+export function argumentsJsonSchema(args: readonly Argument[]): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const a of args) {
+    properties[a.name] = {
+      type: 'string',
+      ...(a.title ? { title: a.title } : {}),
+      ...(a.description ? { description: a.description } : {}),
+      ...(a.choices?.length ? { enum: a.choices } : {}),
+      ...(a.maxLength != null ? { maxLength: a.maxLength } : {}),
+    };
+  }
+  const required = args.filter((a) => a.required).map((a) => a.name);
+  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
+}
+
+const argumentSpec = (a: Argument) => ({
+  name: a.name,
+  ...(a.description ? { description: a.description } : {}),
+  required: a.required,
+  ...(a.choices?.length ? { choices: a.choices } : {}),
+  ...(a.maxLength != null ? { maxLength: a.maxLength } : {}),
+});
+
+const promptSummary = (p: ServedPrompt) => ({
+  name: p.name,
+  ...(p.title ? { title: p.title } : {}),
+  ...(p.description ? { description: p.description } : {}),
+  arguments: p.arguments.map(argumentSpec),
+});
+
+const LIST_PROMPTS_TOOL: Tool = {
+  name: LIST_PROMPTS,
+  title: 'List prompts',
+  description: 'Lists the prompts this server serves: name, title, description and the arguments each takes. Use get_prompt to render one.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', description: 'Only prompts whose name, title or description contains this text (case-insensitive).' },
+      cursor: { type: 'string', description: 'nextCursor of the previous call, for the next page.' },
+    },
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+
+const GET_PROMPT_TOOL: Tool = {
+  name: GET_PROMPT,
+  title: 'Get a prompt',
+  description: 'Renders a prompt with arguments and returns its messages as text. list_prompts shows the names and the arguments each prompt takes.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', description: 'The prompt name, as list_prompts shows it.' },
+      arguments: { type: 'object', additionalProperties: { type: 'string' }, description: 'Argument values by name (strings).' },
+    },
+    required: ['name'],
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+
+function promptTool(p: ServedPrompt): Tool {
+  return {
+    name: p.name,
+    ...(p.title ? { title: p.title } : {}),
+    description: p.description ?? `Renders the prompt "${p.name}".`,
+    inputSchema: argumentsJsonSchema(p.arguments) as Tool['inputSchema'],
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  };
+}
+
+/** A rendered prompt as tool content: text stays text, text resources are inlined. */
+export function renderedAsToolResult(rendered: RenderedPrompt): CallToolResult {
+  const roles = new Set(rendered.messages.map((m) => m.role));
+  const label = roles.size > 1 || !roles.has('user');
+  const content: CallToolResult['content'] = rendered.messages.map(({ role, content }) => {
+    const prefix = label ? `[${role}]\n` : '';
+    const c = content as RenderedContent;
+    if (c.type === 'text') return { type: 'text', text: prefix + c.text };
+    if (c.type === 'resource' && 'text' in c.resource) return { type: 'text', text: `${prefix}Resource ${c.resource.uri}:\n${c.resource.text}` };
+    return c as CallToolResult['content'][number];
+  });
+  return { content, structuredContent: { ...rendered } };
+}
+
+const errorResult = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
+
+export function registerTools(server: Server, { core, pageSize, promptTools, log }: ToolsOptions): void {
+  const handle = <A extends unknown[], R>(fn: (...a: A) => Promise<R>) => guarded(log, fn);
+
+  /** Renders for a tool: invalid arguments or an unknown prompt become an isError result, as the spec asks. */
+  async function render(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const values: Record<string, string> = Object.create(null);
+    for (const [k, v] of Object.entries(args)) {
+      if (typeof v !== 'string') return errorResult(`argument "${k}" must be a string (got ${v === null ? 'null' : typeof v})`);
+      values[k] = v;
+    }
+    try {
+      return renderedAsToolResult(await core.catalog.render(name, values));
+    } catch (e) {
+      if (isDomainError(e) && (e.code === 'validation' || e.code === 'not_found')) return errorResult(e.message);
+      throw toMcpError(e, log);
+    }
+  }
+
+  function listPrompts(query: string | undefined, cursor: string | undefined) {
+    if (!query) {
+      const page = core.catalog.list({ cursor, limit: pageSize });
+      return { prompts: page.prompts.map(promptSummary), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    }
+    const needle = query.toLowerCase();
+    const hits: ServedPrompt[] = [];
+    let next = cursor;
+    let scanned = 0;
+    // Keyset through the catalog: the cursor is the last name examined, so a
+    // bounded scan can hand back a cursor and the next call goes on from there.
+    while (hits.length < pageSize && scanned < SEARCH_SCAN_LIMIT) {
+      const page = core.catalog.list({ cursor: next, limit: Math.min(500, SEARCH_SCAN_LIMIT - scanned) });
+      for (const p of page.prompts) {
+        scanned++;
+        if ([p.name, p.title ?? '', p.description ?? ''].some((s) => s.toLowerCase().includes(needle))) hits.push(p);
+        if (hits.length === pageSize) {
+          next = p === page.prompts.at(-1) ? page.nextCursor : core.cursors.encode('mcp-prompts', p.name);
+          return { prompts: hits.map(promptSummary), ...(next ? { nextCursor: next } : {}) };
+        }
+      }
+      next = page.nextCursor;
+      if (!next) break;
+    }
+    return { prompts: hits.map(promptSummary), ...(next ? { nextCursor: next } : {}) };
+  }
+
+  server.setRequestHandler(
+    ListToolsRequestSchema,
+    handle(async (req) => {
+      await core.catalog.ready();
+      const cursor = req.params?.cursor;
+      const tools: Tool[] = cursor === undefined ? [LIST_PROMPTS_TOOL, GET_PROMPT_TOOL] : [];
+      if (!promptTools) {
+        if (cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, 'invalid cursor: tools/list has a single page here');
+        return { tools };
+      }
+      const page = core.catalog.list({ cursor, limit: pageSize });
+      for (const p of page.prompts) if (!BUILT_IN.has(p.name)) tools.push(promptTool(p));
+      return { tools, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    }),
+  );
+
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    handle(async (req): Promise<CallToolResult> => {
+      await core.catalog.ready();
+      const { name } = req.params;
+      const args = (req.params.arguments ?? {}) as Record<string, unknown>;
+      if (name === LIST_PROMPTS) {
+        const query = typeof args.query === 'string' ? args.query : undefined;
+        const cursor = typeof args.cursor === 'string' ? args.cursor : undefined;
+        try {
+          const result = listPrompts(query, cursor);
+          return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result };
+        } catch (e) {
+          if (isDomainError(e) && e.code === 'validation') return errorResult(e.message);
+          throw e;
+        }
+      }
+      if (name === GET_PROMPT) {
+        if (typeof args.name !== 'string' || !args.name) return errorResult('get_prompt needs "name": the prompt to render (list_prompts shows the names)');
+        const values = args.arguments ?? {};
+        if (typeof values !== 'object' || values === null || Array.isArray(values)) return errorResult('"arguments" must be an object of string values');
+        return render(args.name, values as Record<string, unknown>);
+      }
+      if (promptTools && core.catalog.find(name)) return render(name, args);
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}" (tools/list shows the tools)`);
+    }),
+  );
+}
