@@ -15,7 +15,7 @@ import {
 import type { Core } from '../core/index.js';
 import type { ServedPrompt } from '../core/catalog.js';
 import type { Argument, RenderedContent, RenderedPrompt } from '../core/types.js';
-import { isDomainError } from '../core/errors.js';
+import { ERROR_TABLE, isDomainError } from '../core/errors.js';
 import { guarded, toMcpError, type ErrorLog } from './errors.js';
 
 export const LIST_PROMPTS = 'list_prompts';
@@ -118,6 +118,9 @@ export function renderedAsToolResult(rendered: RenderedPrompt): CallToolResult {
   return { content, structuredContent: { ...rendered } };
 }
 
+/** What prompts/get answers with -32602 (bad arguments, unknown prompt, forged cursor) is a tool error result here. */
+const isClientMistake = (e: unknown): e is Error => isDomainError(e) && ERROR_TABLE[e.code].jsonRpc === ErrorCode.InvalidParams;
+
 const errorResult = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
 
 export function registerTools(server: Server, { core, pageSize, promptTools, log }: ToolsOptions): void {
@@ -133,7 +136,7 @@ export function registerTools(server: Server, { core, pageSize, promptTools, log
     try {
       return renderedAsToolResult(await core.catalog.render(name, values));
     } catch (e) {
-      if (isDomainError(e) && (e.code === 'validation' || e.code === 'not_found')) return errorResult(e.message);
+      if (isClientMistake(e)) return errorResult(e.message);
       throw toMcpError(e, log);
     }
   }
@@ -194,7 +197,7 @@ export function registerTools(server: Server, { core, pageSize, promptTools, log
           const result = listPrompts(query, cursor);
           return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result };
         } catch (e) {
-          if (isDomainError(e) && e.code === 'validation') return errorResult(e.message);
+          if (isClientMistake(e)) return errorResult(e.message);
           throw e;
         }
       }
