@@ -63,7 +63,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // Port 0 is resolved after listen; the MCP app validates Host against the real port.
   let port = opts.port ?? 3000;
   const mcp = createMcpHttpApp({ core, token: opts.mcpToken, host, get port() { return port; }, logger, instanceId: opts.instanceId, ...opts.mcp } as Parameters<typeof createMcpHttpApp>[0]);
-  const app = createApp({ core, mcp: mcp.app, logError: (e) => logger.error({ err: e }, 'unhandled error') });
+  const app = createApp({ core, mcp: mcp.app, mcpLegacy: mcp.legacyApp, logError: (e) => logger.error({ err: e }, 'unhandled error') });
   const timeouts = { ...SERVER_TIMEOUTS, ...opts.timeouts };
 
   const server: ServerType = await new Promise((resolve) => {

@@ -10,12 +10,14 @@ export interface AppOptions {
   core: Core;
   /** The MCP Streamable HTTP endpoint, mounted at /mcp. */
   mcp?: Hono;
+  /** The deprecated HTTP+SSE MCP transport (GET /sse, POST /messages). */
+  mcpLegacy?: Hono;
   adminUiDir?: string;
   bodyLimitBytes?: number;
   logError?: (e: unknown) => void;
 }
 
-export function createApp({ core, mcp, adminUiDir, bodyLimitBytes, logError }: AppOptions) {
+export function createApp({ core, mcp, mcpLegacy, adminUiDir, bodyLimitBytes, logError }: AppOptions) {
   const app = new Hono();
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
@@ -28,6 +30,7 @@ export function createApp({ core, mcp, adminUiDir, bodyLimitBytes, logError }: A
   });
   app.route('/admin/v1', createAdminApi(core, { bodyLimitBytes }));
   if (mcp) app.route('/mcp', mcp);
+  if (mcpLegacy) app.route('/', mcpLegacy);
   app.route('/admin', adminUi(adminUiDir));
   app.get('/', (c) => c.redirect('/admin/'));
   app.notFound((c) => problemResponse(c, 404, 'Not found', `no route for ${c.req.method} ${c.req.path}`));

@@ -11,6 +11,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Core } from '../core/index.js';
 import { connectMcpServer, createMcpServer } from './server.js';
 import type { ErrorLog } from './errors.js';
+import { createLegacySseApp } from './legacy-sse.js';
 
 export interface McpHttpLogger {
   info(...a: unknown[]): void;
@@ -43,6 +44,8 @@ export interface McpHttpOptions {
 
 export interface McpHttpApp {
   app: Hono;
+  /** The deprecated HTTP+SSE transport (GET /sse, POST /messages), mounted at the root. */
+  legacyApp: Hono;
   closeAll(): Promise<void>;
   sessionCount(): number;
 }
@@ -244,6 +247,20 @@ export function createMcpHttpApp(opts: McpHttpOptions): McpHttpApp {
 
   const rebinding = rebindingCheck(opts);
   const bearer = bearerCheck(opts.token);
+  const maxSessions = opts.maxSessions ?? 1000;
+  // Same checks, same cap and the same notifier fan-out as /mcp.
+  const legacy = createLegacySseApp({
+    core,
+    log,
+    pageSize: opts.pageSize,
+    tools: opts.tools,
+    promptTools: opts.promptTools,
+    check: (c) => rebinding(c) ?? bearer(c),
+    admit: (c) =>
+      sessions.size + legacy.sessionCount() >= maxSessions
+        ? rpcError(c, 503, -32000, 'Too many open sessions; close one or retry later', { 'Retry-After': '30' })
+        : () => {},
+  });
   const app = new Hono();
   // One handler with the checks inline rather than middleware: this is the
   // prompts/get hot path, and each composed middleware costs a few µs per request.
@@ -253,7 +270,7 @@ export function createMcpHttpApp(opts: McpHttpOptions): McpHttpApp {
     const id = c.req.header('mcp-session-id');
     if (id === undefined) {
       if (c.req.method !== 'POST') return rpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (POST an initialize request first)');
-      if (sessions.size >= (opts.maxSessions ?? 1000)) return rpcError(c, 503, -32000, 'Too many open sessions; close one (DELETE) or retry later', { 'Retry-After': '30' });
+      if (sessions.size + legacy.sessionCount() >= maxSessions) return rpcError(c, 503, -32000, 'Too many open sessions; close one (DELETE) or retry later', { 'Retry-After': '30' });
       return newSession(c);
     }
     const entry = sessions.get(id);
@@ -267,12 +284,13 @@ export function createMcpHttpApp(opts: McpHttpOptions): McpHttpApp {
 
   return {
     app,
+    legacyApp: legacy.app,
     async closeAll() {
       if (sweeper) clearInterval(sweeper);
       sweeper = undefined;
-      await Promise.all([...sessions.values()].map(closeEntry));
+      await Promise.all([...sessions.values()].map(closeEntry).concat(legacy.closeAll()));
       sessions.clear();
     },
-    sessionCount: () => sessions.size,
+    sessionCount: () => sessions.size + legacy.sessionCount(),
   };
 }

@@ -14,57 +14,24 @@ import { seedIfEmpty } from '../../src/library/seed.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { BIN } from '../helpers/spawn.js';
 import { tempSqliteUrl } from '../helpers/db.js';
+import { argumentChoices, getEveryPrompt as getEverySeedPrompt, type AnyClient } from './seed-prompts.js';
 
 // The UI and the old-client checks run on SQLite; the PostgreSQL pass skips them
 // (the protocol shaping does not depend on the database).
 const skip = process.env.PROMPTD_TEST_DB === 'postgres';
 
-interface AnyClient {
-  listPrompts(params?: { cursor?: string }): Promise<{ prompts: { name: string; arguments?: { name: string; required?: boolean }[] }[]; nextCursor?: string }>;
-  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<{ messages: { role: string; content: { type: string } }[] }>;
-  close(): Promise<void>;
-}
-
-/** A value for every required argument; URI-template arguments get a stored URI. */
-function sampleArguments(p: { arguments?: { name: string; required?: boolean }[] }, choices: Map<string, string[]>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const a of p.arguments ?? []) {
-    if (!a.required) continue;
-    out[a.name] = choices.get(a.name)?.[0] ?? (/uri/i.test(a.name) ? 'file:///project/README.md' : 'sample value');
-  }
-  return out;
-}
-
-async function getEverySeedPrompt(client: AnyClient, choices: Map<string, string[]>) {
-  const names: string[] = [];
-  const types = new Set<string>();
-  let cursor: string | undefined;
-  do {
-    const page = await client.listPrompts(cursor ? { cursor } : undefined);
-    for (const p of page.prompts) {
-      names.push(p.name);
-      const got = await client.getPrompt({ name: p.name, arguments: sampleArguments(p, choices) });
-      expect(got.messages.length, p.name).toBeGreaterThan(0);
-      for (const m of got.messages) types.add(m.content.type);
-    }
-    cursor = page.nextCursor;
-  } while (cursor);
-  return { names, types };
-}
-
 describe.skipIf(skip)('old MCP clients get every seed prompt', () => {
   let url: string;
   let server: RunningServer;
   let seedCount = 0;
-  const choices = new Map<string, string[]>();
+  let choices = new Map<string, string[]>();
 
   beforeAll(async () => {
     url = tempSqliteUrl();
     await migrateDatabase(url);
     const core = await createCore({ db: await createDb(url) });
     seedCount = await seedIfEmpty(core);
-    await core.catalog.ready();
-    for (const p of core.catalog.list({ limit: 1000 }).prompts) for (const a of p.arguments) if (a.choices) choices.set(a.name, a.choices);
+    choices = await argumentChoices(core);
     await core.close();
     server = await startServer({ databaseUrl: url, port: 0, seed: false, adminToken: 'old-clients-admin', logger: silentLogger() });
   });
