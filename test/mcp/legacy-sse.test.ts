@@ -79,9 +79,9 @@ describe.skipIf(skip)('legacy HTTP+SSE transport', () => {
 
     const port = new URL(server.url).port;
     const foreign = await new Promise<number>((resolve, reject) => {
-      const req = http.get({ host: '127.0.0.1', port, path: '/sse', headers: { host: `evil.example:${port}` } }, (r: { statusCode: number; resume(): void }) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/sse', headers: { host: `evil.example:${port}` } }, (r) => {
         r.resume();
-        resolve(r.statusCode);
+        resolve(r.statusCode ?? 0);
       });
       req.on('error', reject);
     });
