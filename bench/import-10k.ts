@@ -49,10 +49,10 @@ ${bind}`);
 async function timeImport(dir: string, dbUrl: string): Promise<number> {
   const t0 = performance.now();
   if (inProcess) {
-    const { createDb } = await import('../src/db/create-db.js');
+    const { openStore } = await import('../src/db/store.js');
     const { createCore } = await import('../src/core/index.js');
     const { importLibrary } = await import('../src/library/apply.js');
-    const core = await createCore({ db: await createDb(dbUrl) });
+    const core = await createCore({ store: await openStore(dbUrl) });
     const r = await importLibrary(core, dir, { activate: true });
     await core.close();
     if (r.failed) throw new Error(`import failed: ${JSON.stringify(r.counts)}`);

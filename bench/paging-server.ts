@@ -5,15 +5,15 @@
 //
 // Prints {"url": "...", "loadMs": n} on stdout once the catalog is loaded and it listens.
 import { serve } from '@hono/node-server';
-import { createDb } from '../src/db/create-db.js';
+import { openStore } from '../src/db/store.js';
 import { createCore } from '../src/core/index.js';
 import { createApp } from '../src/http/app.js';
 import { createMcpHttpApp } from '../src/mcp/http.js';
 
 const [databaseUrl, portArg, adminToken] = process.argv.slice(2);
 const port = Number(portArg);
-const db = await createDb(databaseUrl);
-const core = await createCore({ db, adminToken });
+const store = await openStore(databaseUrl);
+const core = await createCore({ store, adminToken });
 const t0 = performance.now();
 await core.catalog.ready();
 const loadMs = performance.now() - t0;

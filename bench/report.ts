@@ -2,6 +2,7 @@
 import type { Machine } from './lib/machine.js';
 import { ms, num, ratio } from './lib/stats.js';
 import type { GetResult } from './get-throughput.js';
+import type { UsageOverheadResult } from './usage-overhead.js';
 import { METHODS, PAGES, type Method, type PagingResult } from './paging.js';
 import type { LatencyResult } from './list-changed.js';
 import type { WriteResult } from './writes.js';
@@ -20,6 +21,7 @@ export interface Results {
   latency: Partial<Record<'sameProcess' | 'crossProcess' | 'crossPg', Outcome<LatencyResult>>>;
   writes: Partial<Record<'sqlite' | 'postgresql', Outcome<WriteResult[]>>>;
   footprint?: Outcome<FootprintResult>;
+  usage?: Outcome<UsageOverheadResult>;
 }
 
 export interface Target {
@@ -40,6 +42,7 @@ export function targets(r: Results): Target[] {
     out.push({ what, result, target, met });
   };
   add('prompts/get throughput, promptd ÷ SDK McpServer', '≥ 1.00×', r.get, () => [ratio(val(r.get)!.ratio), val(r.get)!.ratio >= 1]);
+  add('prompts/get throughput, usage recording on ÷ off', '≥ 0.95×', r.usage, () => [ratio(val(r.usage)!.ratio), val(r.usage)!.ratio >= 0.95]);
   for (const m of ['mcp', 'rest'] as const) {
     add(`deep paging, page 1,000 ÷ page 1, ${METHODS[m]}`, '≤ 1.50×', r.paging, () => [ratio(val(r.paging)!.ratio[m]), val(r.paging)!.ratio[m] <= 1.5]);
   }
@@ -134,6 +137,20 @@ export function markdown(r: Results, history: string): string {
       ]),
     );
   } else parts.push(failed(r.footprint));
+  const u = val(r.usage);
+  parts.push('', '## 6. Usage recording on the hot path', '');
+  if (u) {
+    parts.push(
+      `prompts/get over Streamable HTTP, ${u.sessions} sessions per server, ${u.prompts} prompts: two \`promptd serve\` on SQLite, one recording usage (default), one with PROMPTD_USAGE=off, in alternating ${u.sliceMs / 1000} s slices (${u.pairs} measured pairs after ${u.warmupPairs} warm-up pairs). The recording server wrote ${num(u.fetchesRecorded)} fetches.`,
+      '',
+      table(['server', 'req/s', 'p50', 'p99', 'server CPU per request', 'errors'], [
+        ['recording on', num(u.on.rps), ms(u.on.p50), ms(u.on.p99), `${num(u.on.cpuUs)} µs`, String(u.on.errors)],
+        ['recording off', num(u.off.rps), ms(u.off.p50), ms(u.off.p99), `${num(u.off.cpuUs)} µs`, String(u.off.errors)],
+      ]),
+      '',
+      `Throughput on ÷ off: **${ratio(u.ratio)}** (median of the per-pair ratios ${ratio(u.medianPairRatio)}; per pair: ${u.pairRatios.map(ratio).join(', ')}). In process, one \`record()\` call (the whole hot-path cost: a Map increment) takes ${num(u.recordNs)} ns, against ${num(u.on.cpuUs)} µs of server CPU per request.`,
+    );
+  } else if (r.usage) parts.push(failed(r.usage));
   parts.push('', history.trim(), '');
   return parts.join('\n');
 }

@@ -1,7 +1,7 @@
 // `npm run bench`: builds the server, runs every benchmark, prints the targets met or
 // missed and writes docs/benchmarks.md. BENCH_QUICK=1 shortens every run;
 // BENCH_PROMPTS overrides the 100,000-prompt catalog size; BENCH_NO_BUILD=1 skips
-// `npm run build:server`; BENCH_ONLY=get,paging,latency,writes,footprint picks sections;
+// `npm run build:server`; BENCH_ONLY=get,paging,latency,writes,footprint,usage picks sections;
 // BENCH_OUT sets the report path (default docs/benchmarks.md).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { runPaging } from './paging.js';
 import { httpListener, measureListChanged, stdioListener, type Listener } from './list-changed.js';
 import { measureWrites } from './writes.js';
 import { runFootprint } from './footprint.js';
+import { runUsageOverhead } from './usage-overhead.js';
 import { consoleSummary, markdown, type Outcome, type Results } from './report.js';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -126,6 +127,8 @@ if (want('latency') || want('writes')) {
     }
   }
 }
+
+if (want('usage')) results.usage = await attempt('6. prompts/get with usage recording on vs off', () => runUsageOverhead({ quick, log }));
 
 if (want('footprint')) results.footprint = await attempt('5. footprint', () => runFootprint(fullDb, prompts, { quick, log }));
 

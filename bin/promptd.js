@@ -9,4 +9,8 @@ import v8 from 'node:v8';
 // PROMPTD_WASM_TIER_UP=1 keeps V8's default.
 if (process.env.PROMPTD_WASM_TIER_UP !== '1') v8.setFlagsFromString('--liftoff-only');
 
+// URI file names let a read-only command open a WAL database in a directory it may
+// not write (file:…?immutable=1, src/db/dialect-sqlite.ts); read before SQLite loads.
+process.env.SQLITE_USE_URI ??= '1';
+
 await import('../dist/cli/main.js');

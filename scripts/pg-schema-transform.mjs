@@ -5,5 +5,7 @@ export function toPostgresSchema(sqliteSchema) {
     sqliteSchema
       .replace(/provider\s*=\s*"sqlite"/, 'provider = "postgresql"')
       .replace(/output\s*=\s*"\.\.\/src\/generated\/sqlite"/, 'output       = "../../src/generated/postgres"')
+      // PostgreSQL-only lines, written as `// postgresql: <line>` in the one definition
+      .replace(/\/\/ postgresql: (.*)/g, '$1')
   );
 }

@@ -8,8 +8,17 @@ export default async function setup() {
   process.env.PROMPTD_TEST_RUN_ID ??= randomBytes(4).toString('hex');
   const prefix = `pdt_${process.env.PROMPTD_TEST_RUN_ID}_`;
   const adminUrl = process.env.PROMPTD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+  } catch (e) {
+    const shown = adminUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+    // Said once, instead of every file failing with ECONNREFUSED.
+    throw new Error(
+      `PostgreSQL is not reachable at ${shown} (${(e as Error).message}). Start it, or point the tests at another server with ` +
+        'PROMPTD_TEST_PG_URL=postgres://user@host:5432/db (a database the user may CREATE DATABASE from); `npm run test:sqlite` runs without PostgreSQL.',
+    );
+  }
   await client.end();
   return async () => {
     const c = new pg.Client({ connectionString: adminUrl });

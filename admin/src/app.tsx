@@ -11,6 +11,13 @@ import { PromptPage } from './components/prompt-page';
 import { EditorPage } from './components/editor/editor-page';
 import { ResourcesPage } from './components/resources-page';
 import { ConnectPage } from './components/connect-page';
+import { WebhooksPage } from './components/webhooks-page';
+import { LabelsPage } from './components/labels-page';
+import { BinPage } from './components/bin-page';
+import { TokensPage } from './components/tokens-page';
+import { MeProvider, useCan, useRole } from './me';
+import { ActivityPage } from './components/activity-page';
+import { UsagePage } from './components/usage/usage-page';
 
 export function App() {
   const [token, setTok] = useState(getToken);
@@ -40,7 +47,9 @@ export function App() {
   };
   return (
     <LiveProvider key={token}>
-      <Shell onSignOut={signOut} />
+      <MeProvider key={token}>
+        <Shell onSignOut={signOut} />
+      </MeProvider>
     </LiveProvider>
   );
 }
@@ -77,7 +86,9 @@ function useFocusOnNavigate(pathname: string) {
 function Shell({ onSignOut }: { onSignOut: () => void }) {
   const { route, search } = useLocation();
   useFocusOnNavigate(location.pathname);
-  const isPrompts = ['prompts', 'prompt', 'edit', 'new'] as Route['page'][];
+  const isPrompts = ['prompts', 'prompt', 'edit', 'new', 'bin'] as Route['page'][];
+  const role = useRole();
+  const isAdmin = useCan('admin');
   return (
     <>
       <a className="skip-link" href="#main">
@@ -95,10 +106,35 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
               </Link>
             </li>
             <li>
+              <Link href={href.labels()} data-testid="nav-labels" className={navClass(route, ['labels'])} aria-current={route.page === 'labels' ? 'page' : undefined}>
+                Labels
+              </Link>
+            </li>
+            <li>
               <Link href={href.resources()} data-testid="nav-resources" className={navClass(route, ['resources'])} aria-current={route.page === 'resources' ? 'page' : undefined}>
                 Resources
               </Link>
             </li>
+            <li>
+              <Link href={href.usage()} data-testid="nav-usage" className={navClass(route, ['usage'])} aria-current={route.page === 'usage' ? 'page' : undefined}>
+                Usage
+              </Link>
+            </li>
+            {isAdmin && <li>
+              <Link href={href.webhooks()} data-testid="nav-webhooks" className={navClass(route, ['webhooks'])} aria-current={route.page === 'webhooks' ? 'page' : undefined}>
+                Webhooks
+              </Link>
+            </li>}
+            <li>
+              <Link href={href.activity()} data-testid="nav-activity" className={navClass(route, ['activity'])} aria-current={route.page === 'activity' ? 'page' : undefined}>
+                Activity
+              </Link>
+            </li>
+            {isAdmin && <li>
+              <Link href={href.tokens()} data-testid="nav-tokens" className={navClass(route, ['tokens'])} aria-current={route.page === 'tokens' ? 'page' : undefined}>
+                Tokens
+              </Link>
+            </li>}
             <li>
               <Link href={href.connect()} data-testid="nav-connect" className={navClass(route, ['connect'])} aria-current={route.page === 'connect' ? 'page' : undefined}>
                 Connect
@@ -108,6 +144,7 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
         </nav>
         <div className="header-end">
           <LiveStatus />
+          {role && <span className="muted" data-testid="my-role" title="What this token may do (docs/access.md)">{role}</span>}
           <button type="button" className="btn btn-small" data-testid="sign-out" onClick={onSignOut}>
             Sign out
           </button>
@@ -128,13 +165,25 @@ function Page({ route, search }: { route: Route; search: URLSearchParams }) {
     case 'new':
       return <EditorPage key="new" name={null} />;
     case 'prompt':
-      return <PromptPage key={route.name} name={route.name} />;
+      return <PromptPage key={route.name} name={route.name} initialVersion={Number(search.get('version')) || null} />;
     case 'edit':
       return <EditorPage key={`edit:${route.name}`} name={route.name} />;
     case 'resources':
       return <ResourcesPage />;
     case 'connect':
       return <ConnectPage />;
+    case 'webhooks':
+      return <WebhooksPage />;
+    case 'labels':
+      return <LabelsPage />;
+    case 'bin':
+      return <BinPage />;
+    case 'tokens':
+      return <TokensPage />;
+    case 'activity':
+      return <ActivityPage search={search} />;
+    case 'usage':
+      return <UsagePage search={search} />;
     default:
       return (
         <section className="page">

@@ -26,7 +26,10 @@ export function LiveProvider({ children, debounceMs = 250 }: { children: ReactNo
           setState((s) => ({ ...s, revision: s.revision + 1, last }));
         }, debounceMs);
       },
-      (status) => setState((s) => (s.status === status ? s : { ...s, status })),
+      // Each (re)opened stream only carries what happens from then on: whatever changed
+      // between a page's first load and the stream opening would never arrive. So an open
+      // counts as a change, and every page re-reads once.
+      (status) => setState((s) => (status === 'open' ? { ...s, status, revision: s.revision + 1 } : s.status === status ? s : { ...s, status })),
     );
     return () => {
       clearTimeout(timer.current);

@@ -10,6 +10,12 @@ export type Route =
   | { page: 'edit'; name: string }
   | { page: 'resources' }
   | { page: 'connect' }
+  | { page: 'webhooks' }
+  | { page: 'labels' }
+  | { page: 'bin' }
+  | { page: 'tokens' }
+  | { page: 'activity' }
+  | { page: 'usage' }
   | { page: 'not-found' };
 
 export function parse(pathname: string): Route {
@@ -19,6 +25,12 @@ export function parse(pathname: string): Route {
   if (parts.length === 1 && parts[0] === 'new') return { page: 'new' };
   if (parts.length === 1 && parts[0] === 'resources') return { page: 'resources' };
   if (parts.length === 1 && parts[0] === 'connect') return { page: 'connect' };
+  if (parts.length === 1 && parts[0] === 'webhooks') return { page: 'webhooks' };
+  if (parts.length === 1 && parts[0] === 'labels') return { page: 'labels' };
+  if (parts.length === 1 && parts[0] === 'bin') return { page: 'bin' };
+  if (parts.length === 1 && parts[0] === 'tokens') return { page: 'tokens' };
+  if (parts.length === 1 && parts[0] === 'activity') return { page: 'activity' };
+  if (parts.length === 1 && parts[0] === 'usage') return { page: 'usage' };
   if (parts[0] === 'prompts' && parts.length === 2) return { page: 'prompt', name: parts[1]! };
   if (parts[0] === 'prompts' && parts.length === 3 && parts[2] === 'edit') return { page: 'edit', name: parts[1]! };
   return { page: 'not-found' };
@@ -31,25 +43,72 @@ export const href = {
   edit: (name: string) => `${BASE}/prompts/${encodeURIComponent(name)}/edit`,
   resources: () => `${BASE}/resources`,
   connect: () => `${BASE}/connect`,
+  webhooks: () => `${BASE}/webhooks`,
+  labels: () => `${BASE}/labels`,
+  bin: () => `${BASE}/bin`,
+  tokens: () => `${BASE}/tokens`,
+  activity: (query = '') => `${BASE}/activity${query ? `?${query}` : ''}`,
+  usage: (query = '') => `${BASE}/usage${query ? `?${query}` : ''}`,
 };
 
 const EVENT = 'promptd:navigate';
 
-export function navigate(to: string, opts: { replace?: boolean } = {}): void {
-  if (opts.replace) history.replaceState(null, '', to);
+/**
+ * A page with unsaved work registers a guard: it answers `true` (leave now) synchronously,
+ * or a promise of the author's answer. Only one page is mounted at a time, so one guard is enough.
+ */
+export type LeaveGuard = () => boolean | Promise<boolean>;
+let guard: LeaveGuard | null = null;
+
+export function setLeaveGuard(g: LeaveGuard): () => void {
+  guard = g;
+  return () => {
+    if (guard === g) guard = null;
+  };
+}
+
+function go(to: string, replace?: boolean): void {
+  if (replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   window.dispatchEvent(new Event(EVENT));
 }
+
+/** Asks the guard first; a sync `true` navigates at once (callers may rely on the new location right after). */
+export function navigate(to: string, opts: { replace?: boolean } = {}): void {
+  const answer = guard ? guard() : true;
+  if (answer === true) return go(to, opts.replace);
+  if (answer === false) return;
+  void answer.then((ok) => {
+    if (ok) go(to, opts.replace);
+  });
+}
+
+// Where the app last was, to undo a Back/Forward the guard refuses.
+let shown = typeof location === 'undefined' ? '' : location.pathname + location.search;
 
 export function useLocation(): { route: Route; search: URLSearchParams } {
   const read = () => ({ route: parse(location.pathname), search: new URLSearchParams(location.search) });
   const [loc, setLoc] = useState(read);
   useEffect(() => {
-    const update = () => setLoc(read());
-    window.addEventListener('popstate', update);
+    const update = () => {
+      shown = location.pathname + location.search;
+      setLoc(read());
+    };
+    // Back/Forward has already moved the URL: put it back, ask, then move again if the author agrees.
+    const onPop = () => {
+      const target = location.pathname + location.search;
+      const answer = guard ? guard() : true;
+      if (answer === true) return update();
+      history.pushState(null, '', shown);
+      if (answer === false) return;
+      void answer.then((ok) => {
+        if (ok) go(target);
+      });
+    };
+    window.addEventListener('popstate', onPop);
     window.addEventListener(EVENT, update);
     return () => {
-      window.removeEventListener('popstate', update);
+      window.removeEventListener('popstate', onPop);
       window.removeEventListener(EVENT, update);
     };
   }, []);

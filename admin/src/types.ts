@@ -1,119 +1,51 @@
-// Shapes from docs/api-shapes.md (the REST contract).
-export type Role = 'user' | 'assistant';
-export type ContentType = 'text' | 'image' | 'audio' | 'resource' | 'resource_link';
+// REST shapes come from the server's route definitions through Hono's typed client
+// (src/rest/admin-api-type.ts): type-only imports, erased from the bundle. Only shapes
+// the OpenAPI document does not describe are written by hand here.
+import type { hc, InferRequestType, InferResponseType } from 'hono/client';
+import type { AdminApi } from '../../src/rest/admin-api-type';
 
-export interface Icon { src: string; mimeType?: string; sizes?: string[] }
-export interface Argument {
-  name: string;
-  title?: string | null;
-  description?: string | null;
-  required: boolean;
-  choices?: string[] | null;
-  maxLength?: number | null;
-}
-export interface Annotations { audience?: Role[]; priority?: number }
-export type Content =
-  | { type: 'text'; text: string; annotations?: Annotations }
-  | { type: 'image'; resourceUri?: string; data?: string; mimeType?: string; annotations?: Annotations }
-  | { type: 'audio'; resourceUri?: string; data?: string; mimeType?: string; annotations?: Annotations }
-  | { type: 'resource'; uri: string; annotations?: Annotations }
-  | { type: 'resource_link'; uri: string; annotations?: Annotations };
-export interface Message { role: Role; content: Content }
+export type Client = ReturnType<typeof hc<AdminApi>>;
+/** The body of an endpoint's success response. */
+export type Ok<E> = InferResponseType<E, 200 | 201>;
+/** The JSON request body of an endpoint. */
+export type Body<E> = InferRequestType<E> extends { json: infer J } ? J : never;
 
-export interface Version {
-  version: number;
-  title: string | null;
-  description: string | null;
-  icons: Icon[] | null;
-  note: string | null;
-  author: string | null;
-  createdAt: string;
-  arguments: Argument[];
-  messages: Message[];
-}
-export interface VersionSummary {
-  version: number;
-  title: string | null;
-  note: string | null;
-  author: string | null;
-  createdAt: string;
-  active: boolean;
-}
-export interface PromptSummary {
-  name: string;
-  title: string | null;
-  description: string | null;
-  activeVersion: number | null;
-  latestVersion: number;
-  archived: boolean;
-  updatedAt: string;
-}
-export interface PromptDetail {
-  name: string;
-  archived: boolean;
-  activeVersion: number | null;
-  latestVersion: number;
-  createdAt: string;
-  updatedAt: string;
-  active: Version | null;
-  latest: Version;
-}
-export interface VersionBody {
-  title?: string | null;
-  description?: string | null;
-  icons?: Icon[] | null;
-  note?: string | null;
-  arguments: Argument[];
-  messages: Message[];
-  activate?: boolean;
-}
-export interface CreatePromptBody extends VersionBody { name: string }
+type Prompts = Client['prompts'];
+type PromptPath = Prompts[':name'];
 
-export interface Resource {
-  id: string | number;
-  uri: string;
-  name: string;
-  title: string | null;
-  description: string | null;
-  mimeType: string;
-  size: number;
-  binary: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface ResourceDetail extends Resource {
-  text?: string;
-  blob?: string;
-  usedBy: { prompt: string; version: number; active: boolean }[];
-}
-export interface ResourceBody {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType: string;
-  text?: string;
-  blob?: string;
-}
-export interface ResourceTemplate {
-  id: string | number;
-  uriTemplate: string;
-  name: string;
-  title: string | null;
-  description: string | null;
-  mimeType: string;
-  text: string;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface ResourceTemplateBody {
-  uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType: string;
-  text: string;
-}
+export type PromptDetail = Ok<PromptPath['$get']>;
+export type Version = PromptDetail['latest'];
+export type PromptSummary = Ok<Prompts['$get']>['items'][number];
+export type VersionSummary = Ok<PromptPath['versions']['$get']>['items'][number];
+export type RenderResult = Ok<PromptPath['render']['$post']>;
+export type RenderedContent = RenderResult['messages'][number]['content'];
+export type CreatePromptBody = Body<Prompts['$post']>;
+export type VersionBody = Body<PromptPath['versions']['$post']>;
+
+export type Message = Version['messages'][number];
+export type Content = Message['content'];
+export type Argument = Version['arguments'][number];
+export type Icon = NonNullable<Version['icons']>[number];
+export type Annotations = NonNullable<Content['annotations']>;
+export type Role = Message['role'];
+export type ContentType = Content['type'];
+
+export type LabelMove = Ok<PromptPath['label-history']['$get']>['items'][number];
+export type LabelChange = Ok<Client['labels'][':from']['promote']['$post']>['changes'][number];
+export type DeletedPrompt = PromptSummary;
+
+export type Resource = Ok<Client['resources']['$get']>['items'][number];
+export type ResourceDetail = Ok<Client['resources'][':id']['$get']>;
+export type ResourceBody = Body<Client['resources']['$post']>;
+export type ResourceTemplate = Ok<Client['resource-templates']['$get']>['items'][number];
+export type ResourceTemplateBody = Body<Client['resource-templates']['$post']>;
+
+type ServerProblem = InferResponseType<PromptPath['$get'], 404>;
+export type FieldError = NonNullable<ServerProblem['errors']>[number];
+/** A server problem, or one the UI makes up (network error, a body that is not JSON). */
+export type Problem = Partial<ServerProblem> & { status: number };
+
+/** A `change` event of GET /events (an event stream, which the OpenAPI document describes only as text). */
 export interface ChangeEvent {
   id: string | number;
   at: string;
@@ -122,26 +54,4 @@ export interface ChangeEvent {
   entity: string;
   entityKey: string;
   served: boolean;
-}
-export interface Page<T> { items: T[]; nextCursor: string | null }
-
-/** MCP GetPromptResult as returned by POST /prompts/{name}/render. */
-export type RenderedContent = (
-  | { type: 'text'; text: string }
-  | { type: 'image' | 'audio'; data: string; mimeType: string }
-  | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } }
-  | { type: 'resource_link'; uri: string; name?: string; mimeType?: string }
-) & { annotations?: Annotations };
-export interface RenderResult {
-  description?: string;
-  messages: { role: Role; content: RenderedContent }[];
-}
-
-export interface FieldError { path: string; message: string }
-export interface Problem {
-  type?: string;
-  title?: string;
-  status: number;
-  detail?: string;
-  errors?: FieldError[];
 }

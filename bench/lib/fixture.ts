@@ -35,7 +35,7 @@ async function insertRows(db: Db, table: string, columns: string[], rows: (strin
 
 /**
  * Migrates a fresh SQLite database and inserts `n` served prompts named p-000000…:
- * one active version each, with one argument and one text message.
+ * one active version each (the production label), with one argument and one text message.
  */
 export async function populate(databaseUrl: string, n: number, onProgress?: (done: number) => void): Promise<void> {
   if (!databaseUrl.startsWith('file:')) throw new Error('the bulk fixture is for SQLite files');
@@ -52,6 +52,8 @@ export async function populate(databaseUrl: string, n: number, onProgress?: (don
         await insertRows(t, 'PromptArgument', ['id', 'versionId', 'position', 'name', 'description', 'required'], ids.map((id) => [id, id, 0, ARG, 'who the review is for', 1]));
         await insertRows(t, 'PromptMessage', ['id', 'versionId', 'position', 'role', 'type', 'text'], ids.map((id) => [id, id, 0, 'user', 'text', promptTemplate(id - 1)]));
         await tx.$executeRawUnsafe(`UPDATE "Prompt" SET "activeVersionId" = "id" WHERE "id" BETWEEN ${ids[0]} AND ${ids.at(-1)}`);
+        // What is served is the production label; activeVersionId is its mirror.
+        await insertRows(t, 'PromptLabel', ['promptId', 'name', 'versionId', 'updatedAt'], ids.map((id) => [id, 'production', id, now]));
       });
       onProgress?.(ids.at(-1)!);
     }

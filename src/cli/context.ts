@@ -1,20 +1,35 @@
-// Opens the configured database (migrated) and the core for one CLI command.
+// Opens the configured database (checked, migrated, named on stderr) and the core for one CLI command.
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
-import { createDb, migrateDatabase } from '../db/create-db.js';
+import { normaliseDatabaseUrl } from '../db/create-db.js';
+import { openStore } from '../db/store.js';
 import { createCore, type Core } from '../core/index.js';
+import { prepareDatabase, type Access, type PreparedDatabase } from './open-database.js';
 
 export function configFrom(cmd: Command, extra: Partial<Config> = {}): Config {
   const globals = cmd.optsWithGlobals() as { databaseUrl?: string };
-  return loadConfig(process.env, { ...(globals.databaseUrl ? { databaseUrl: globals.databaseUrl } : {}), ...extra });
+  // Validated here, to name the setting that holds the bad value.
+  if (globals.databaseUrl) return loadConfig(process.env, { databaseUrl: normaliseDatabaseUrl(globals.databaseUrl, '--database-url'), ...extra });
+  return loadConfig(process.env, extra);
 }
 
-export async function withCore<T>(cmd: Command, fn: (core: Core, config: Config) => Promise<T>): Promise<T> {
+/** True when neither --database-url nor DATABASE_URL chose the database. */
+export function databaseDefaulted(cmd: Command): boolean {
+  return !(cmd.optsWithGlobals() as { databaseUrl?: string }).databaseUrl && !process.env.DATABASE_URL?.trim();
+}
+
+export const note = (line: string) => process.stderr.write(`promptd: ${line}\n`);
+
+export async function openDatabase(cmd: Command, config: Config, access: Access, opts: { quiet?: boolean; missingHint?: string } = {}): Promise<PreparedDatabase> {
+  return prepareDatabase(config.databaseUrl, access, { defaulted: databaseDefaulted(cmd), note, ...opts });
+}
+
+export async function withCore<T>(cmd: Command, access: Access, fn: (core: Core, config: Config, db: PreparedDatabase) => Promise<T>): Promise<T> {
   const config = configFrom(cmd);
-  await migrateDatabase(config.databaseUrl);
-  const core = await createCore({ db: await createDb(config.databaseUrl), adminToken: config.adminToken });
+  const db = await openDatabase(cmd, config, access);
+  const core = await createCore({ store: await openStore(config.databaseUrl, { sqlite: db.sqlite }), adminToken: config.adminToken });
   try {
-    return await fn(core, config);
+    return await fn(core, config, db);
   } finally {
     await core.close();
   }

@@ -2,15 +2,16 @@
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.js';
 import { fail, UsageError } from './output.js';
+import { ConfigError } from '../config-error.js';
 
 const program = new Command()
   .name('promptd')
   .description('Prompt management service: admin REST API + web UI for authors, MCP for clients.')
-  .option('--database-url <url>', 'database (default $DATABASE_URL or file:./data/promptd.db; postgres://… selects PostgreSQL)')
+  .option('--database-url <url>', 'database: file:PATH or a path (SQLite), postgres://… (PostgreSQL); default $DATABASE_URL, else ./data/promptd.db in the current directory')
   .option('--verbose', 'show stack traces on errors')
-  .showHelpAfterError()
   .exitOverride()
-  .configureOutput({ outputError: (str, write) => write(str) });
+  // One line, like every other error: commander's message and its "Did you mean" hint, then where help is.
+  .configureOutput({ outputError: (str, write) => write(`promptd: ${str.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')} (see --help)\n`) });
 
 registerCommands(program);
 
@@ -26,7 +27,7 @@ try {
 } catch (e) {
   if (e instanceof CommanderError) {
     process.exitCode = e.exitCode === 0 ? 0 : 2;
-  } else if (e instanceof UsageError) {
+  } else if (e instanceof UsageError || e instanceof ConfigError) {
     process.stderr.write(`promptd: ${e.message}\n`);
     process.exitCode = 2;
   } else {

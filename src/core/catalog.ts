@@ -1,14 +1,15 @@
-// What MCP serves: the active version of every unarchived prompt, compiled and kept
-// in memory so prompts/list and prompts/get never touch the database in the steady
-// state. Reloaded per prompt from the change log.
-import type { Db } from '../db/create-db.js';
+// What MCP serves: per label view (production by default, any release label, or
+// `latest`), the version that label points at for every unarchived prompt carrying it,
+// kept in memory so prompts/list and prompts/get never touch the database in the
+// steady state. Reloaded per prompt and per view from the change log.
 import type { ChangeFeed } from './change-feed.js';
 import type { CursorCodec } from './cursor.js';
 import { DomainError } from './errors.js';
 import { renderVersion, type ResourceResolver } from './render.js';
-import { toVersion, type VersionRow } from './repo/prompts-repo.js';
+import type { ServedSource } from './ports.js';
 import type { Argument, ChangeEvent, RenderedPrompt, Version } from './types.js';
-import type { Icon } from './schemas.js';
+import { LATEST, PRODUCTION, type Icon } from './schemas.js';
+import { tagsInScope, type McpScope } from './mcp-scope.js';
 
 export interface ServedPrompt {
   name: string;
@@ -17,6 +18,8 @@ export interface ServedPrompt {
   icons: Icon[] | null;
   arguments: Argument[];
   version: Version;
+  /** The prompt's tags (sorted): MCP token scopes filter on them. */
+  tags: readonly string[];
 }
 
 export interface CompletionResult {
@@ -27,223 +30,392 @@ export interface CompletionResult {
 
 const MAX_COMPLETIONS = 100;
 
-export function createServedCatalog({ db, feed, resolver, cursors }: { db: Db; feed: ChangeFeed; resolver: ResourceResolver; cursors: CursorCodec }) {
-  // name → the active version as the database's JSON text, parsed on use: ~3× less
-  // memory than parsed objects at 100k prompts, and no parsing at start. Parsed
-  // prompts are kept in a bounded LRU, so hot prompts are parsed once.
-  const byName = new Map<string, string>();
-  const parsed = new Map<string, ServedPrompt>();
-  let sorted: string[] = [];
-  const listeners = new Set<(events: ChangeEvent[]) => void>();
-  let loaded: Promise<void> | undefined;
-  let changedWhileLoading: Set<string> | undefined;
+/** One label's view of the catalog: what a session serving that label sees. */
+export interface CatalogView {
+  readonly label: string;
+  /** Loads the view once and starts following the change log. */
+  ready(): Promise<void>;
+  size(): number;
+  /** A page in name order; `tags`: only prompts carrying one of them (an MCP token's scope). */
+  list(opts: { cursor?: string; limit: number; tags?: readonly string[] | null }): { prompts: ServedPrompt[]; nextCursor?: string };
+  /** The tags of a served prompt; undefined when the view does not serve it. */
+  tagsOf(name: string): readonly string[] | undefined;
+  find(name: string): ServedPrompt | undefined;
+  render(name: string, args: Record<string, string>): Promise<RenderedPrompt>;
+  complete(name: string, argument: string, value: string, context?: Record<string, string>): CompletionResult;
+}
 
-  const toServed = (name: string, row: VersionRow): ServedPrompt => {
-    const version = toVersion(row);
-    return { name, title: version.title, description: version.description, icons: version.icons, arguments: version.arguments, version };
+/**
+ * Called after the views have reloaded, with the labels whose view changed and, per
+ * label, the tags of the prompts that changed (before and after the change), so a
+ * session limited to some tags hears only of changes it can see.
+ */
+export type ServedChangeListener = (events: ChangeEvent[], labels: ReadonlySet<string>, changed: ReadonlyMap<string, ChangedPrompt[]>) => void;
+
+/** A prompt whose entry in a view changed; `tags`: its tags before and after, together. */
+export interface ChangedPrompt {
+  name: string;
+  tags: readonly string[];
+}
+
+interface Entry {
+  /** the prompt's current name (a rename keeps the version) */
+  name: string;
+  /** the version as the store's compact document (ServedSource.decode reads it) */
+  doc: string;
+  /** views pointing at it */
+  refs: number;
+}
+
+interface ViewState {
+  label: string;
+  /** name → id of the version the label points at */
+  byName: Map<string, number>;
+  /** name → tags, for tagged prompts only */
+  tags: Map<string, readonly string[]>;
+  sorted: string[];
+  loaded?: Promise<void>;
+  changedWhileLoading?: Set<string>;
+}
+
+/** Which views an event may change: its labels, or every view (rename, archive, delete). */
+function viewsOf(e: ChangeEvent): readonly string[] | 'all' | undefined {
+  if (e.entity !== 'prompt' || !e.served) return undefined;
+  const d = e.details;
+  if (Array.isArray(d?.labels)) return d.labels.filter((l): l is string => typeof l === 'string');
+  if (typeof d?.label === 'string') return [d.label];
+  return 'all';
+}
+
+export function createServedCatalog({ source, feed, resolver, cursors }: { source: ServedSource; feed: ChangeFeed; resolver: ResourceResolver; cursors: CursorCodec }) {
+  // One entry per distinct version, shared by every view (label) pointing at it: a
+  // second label that mostly points where production does costs a name → id map, not
+  // a second copy of the documents. Documents stay JSON text, parsed on use: ~3× less
+  // memory than parsed objects at 100k prompts, and no parsing at start. Parsed
+  // versions are kept in a bounded LRU, so hot prompts are parsed once.
+  const entries = new Map<number, Entry>();
+  const parsed = new Map<number, ServedPrompt>();
+  const views = new Map<string, ViewState>();
+  const listeners = new Set<ServedChangeListener>();
+  let following = false;
+
+  const toServed = (name: string, version: Version): ServedPrompt => {
+    return { name, title: version.title, description: version.description, icons: version.icons, arguments: version.arguments, version, tags: NO_TAGS };
   };
+  /** Tags are the prompt's, not the version's (shared by views): added per view on the way out. */
+  const withTags = (v: ViewState, p: ServedPrompt): ServedPrompt => {
+    const tags = v.tags.get(p.name);
+    return tags ? { ...p, tags } : p;
+  };
+
+  function retain(versionId: number, name: string, doc: string) {
+    const e = entries.get(versionId);
+    if (!e) {
+      entries.set(versionId, { name, doc, refs: 1 });
+      return;
+    }
+    e.refs++;
+    if (e.name !== name) {
+      e.name = name;
+      parsed.delete(versionId);
+    }
+  }
+
+  function release(versionId: number) {
+    const e = entries.get(versionId);
+    if (e && --e.refs <= 0) {
+      entries.delete(versionId);
+      parsed.delete(versionId);
+    }
+  }
 
   /**
    * `keep`: remember the parsed prompt (prompts/get, completion). Listing pages parse
    * without keeping, so a client walking 100k prompts leaves only short-lived garbage
    * instead of promoting every prompt into the old generation on its way out.
    */
-  function get(name: string, keep = true): ServedPrompt | undefined {
-    let p = parsed.get(name);
+  function get(v: ViewState, name: string, keep = true): ServedPrompt | undefined {
+    const id = v.byName.get(name);
+    if (id === undefined) return undefined;
+    let p = parsed.get(id);
     if (p) {
       if (keep) {
-        parsed.delete(name);
-        parsed.set(name, p);
+        parsed.delete(id);
+        parsed.set(id, p);
       }
-      return p;
+      return withTags(v, p);
     }
-    const json = byName.get(name);
-    if (json === undefined) return undefined;
-    p = toServed(name, versionRow(JSON.parse(json) as VersionDoc));
+    const e = entries.get(id);
+    if (!e) return undefined;
+    p = toServed(e.name, source.decode(e.doc));
     if (keep) {
-      parsed.set(name, p);
+      parsed.set(id, p);
       if (parsed.size > PARSED_MAX) parsed.delete(parsed.keys().next().value!);
     }
-    return p;
+    return withTags(v, p);
   }
 
-  /** Served prompts' JSON by name, or all of them (in keyset batches) when `names` is absent. */
-  async function loadServed(names?: string[]): Promise<Row[]> {
-    const out: Row[] = [];
-    const sqlite = db.provider === 'sqlite';
-    const ph = (i: number) => (sqlite ? '?' : `$${i}`);
-    const take = (rows: Row[]) => {
-      for (const r of rows) out.push(r);
-    };
-    if (names) {
-      for (let i = 0; i < names.length; i += NAMES_BATCH) {
-        const chunk = names.slice(i, i + NAMES_BATCH);
-        take(await db.prisma.$queryRawUnsafe(servedSql(sqlite, `p."name" IN (${chunk.map((_, k) => ph(k + 1)).join(', ')})`), ...chunk));
-      }
-      return out;
+  /** A view's pointers with the documents not held yet (each version is read once). */
+  async function fetchRows(label: string, names?: string[]): Promise<Row[]> {
+    if (!entries.size && !names) return source.load(label);
+    const ptrs = await source.pointers(label, names);
+    const docs = new Map<number, string>();
+    // Entries held now may be released while the documents load: look again after.
+    for (let round = 0; round < 2; round++) {
+      const missing = [...new Set(ptrs.filter((p) => !entries.has(p.versionId) && !docs.has(p.versionId)).map((p) => p.versionId))];
+      if (!missing.length) break;
+      for (const [id, doc] of await source.docs(missing)) docs.set(id, doc);
     }
-    let after: string | undefined;
-    for (;;) {
-      const rows = await db.prisma.$queryRawUnsafe<Row[]>(
-        `${servedSql(sqlite, after === undefined ? '1 = 1' : `p."name" > ${ph(1)}`)} LIMIT ${LOAD_BATCH}`,
-        ...(after === undefined ? [] : [after]),
-      );
-      take(rows);
-      if (rows.length < LOAD_BATCH) return out;
-      after = rows.at(-1)!.name;
+    return ptrs.flatMap((p) => {
+      const doc = docs.get(p.versionId) ?? entries.get(p.versionId)?.doc;
+      return doc === undefined ? [] : [{ ...p, doc }];
+    });
+  }
+
+  /** Points the view's `names` at the fresh rows; the prompts whose pointer or tags changed. */
+  function apply(v: ViewState, names: Iterable<string>, fresh: Row[]): ChangedPrompt[] {
+    const byName = new Map(fresh.map((r) => [r.name, r]));
+    // Retain first: a version moving between names (a rename) must not be dropped in between.
+    for (const r of fresh) retain(r.versionId, r.name, r.doc);
+    const changed: ChangedPrompt[] = [];
+    const list = [...names];
+    for (const name of list) {
+      const prev = v.byName.get(name);
+      const next = byName.get(name);
+      const prevTags = v.tags.get(name) ?? NO_TAGS;
+      const nextTags = next?.tags ?? NO_TAGS;
+      if (next) v.byName.set(name, next.versionId);
+      else v.byName.delete(name);
+      if (next && nextTags.length) v.tags.set(name, nextTags);
+      else v.tags.delete(name);
+      if (prev !== undefined) release(prev);
+      const tagsMoved = prevTags.join(',') !== nextTags.join(',');
+      if (prev !== next?.versionId || tagsMoved) changed.push({ name, tags: [...new Set([...prevTags, ...nextTags])] });
     }
-  }
-
-  function resort() {
-    sorted = [...byName.keys()].sort(compareNames);
-  }
-
-  // A few names change per write: splice them in and out instead of sorting 100k names.
-  function place(name: string, present: boolean) {
-    const i = lowerBound(sorted, name);
-    if (sorted[i] === name) {
-      if (!present) sorted.splice(i, 1);
-    } else if (present) sorted.splice(i, 0, name);
+    if (list.length > 64) v.sorted = [...v.byName.keys()].sort(compareNames);
+    else for (const n of list) place(v.sorted, n, v.byName.has(n));
+    return changed;
   }
 
   async function onEvents(events: ChangeEvent[]) {
-    const names = new Set<string>();
+    const touched = new Map<ViewState, Set<string>>();
+    const served: ChangeEvent[] = [];
     for (const e of events) {
-      if (e.entity !== 'prompt' || !e.served) continue;
-      names.add(e.entityKey);
-      const from = e.details?.from;
-      if (typeof from === 'string') names.add(from);
+      const which = viewsOf(e);
+      if (!which) continue;
+      served.push(e);
+      const names = [e.entityKey];
+      if (e.action === 'prompt.renamed' && typeof e.details?.from === 'string') names.push(e.details.from);
+      for (const v of which === 'all' ? views.values() : which.flatMap((l) => views.get(l) ?? [])) {
+        if (!v.loaded) continue; // a view loads everything when first asked for
+        let set = touched.get(v);
+        if (!set) touched.set(v, (set = new Set()));
+        for (const n of names) set.add(n);
+      }
     }
-    if (!names.size) return;
-    for (const n of names) changedWhileLoading?.add(n);
-    const fresh = await loadServed([...names]);
-    for (const n of names) {
-      byName.delete(n);
-      parsed.delete(n);
+    if (!served.length) return;
+    const changed = new Set<string>();
+    const prompts = new Map<string, ChangedPrompt[]>();
+    for (const [v, names] of touched) {
+      for (const n of names) v.changedWhileLoading?.add(n);
+      const fresh = await fetchRows(v.label, [...names]);
+      const moved = apply(v, names, fresh);
+      if (moved.length) {
+        changed.add(v.label);
+        prompts.set(v.label, moved);
+      }
     }
-    for (const r of fresh) byName.set(r.name, r.version);
-    if (names.size > 64) resort();
-    else for (const n of names) place(n, byName.has(n));
-    const served = events.filter((e) => e.entity === 'prompt' && e.served);
-    for (const fn of listeners) fn(served);
+    if (!changed.size) return;
+    for (const fn of listeners) fn(served, changed, prompts);
+  }
+
+  function stateOf(label: string): ViewState {
+    let v = views.get(label);
+    if (!v) views.set(label, (v = { label, byName: new Map(), tags: new Map(), sorted: [] }));
+    return v;
+  }
+
+  /** Starts applying the change log to the loaded views (once). */
+  function follow() {
+    if (following) return;
+    following = true;
+    feed.subscribe(onEvents);
+  }
+
+  function readyView(v: ViewState): Promise<void> {
+    v.loaded ??= (async () => {
+      follow();
+      // Changes that arrive while the batches load are applied by onEvents from a
+      // newer read; the (possibly older) batch row of such a name is skipped.
+      v.changedWhileLoading = new Set();
+      const rows = await fetchRows(v.label);
+      const skip = v.changedWhileLoading;
+      v.changedWhileLoading = undefined;
+      const keep = rows.filter((r) => !skip.has(r.name));
+      for (const r of keep) retain(r.versionId, r.name, r.doc);
+      for (const r of keep) {
+        const prev = v.byName.get(r.name);
+        v.byName.set(r.name, r.versionId);
+        if (r.tags.length) v.tags.set(r.name, r.tags);
+        if (prev !== undefined) release(prev);
+      }
+      v.sorted = [...v.byName.keys()].sort(compareNames);
+    })();
+    return v.loaded;
+  }
+
+  function viewOf(label: string): CatalogView {
+    const v = stateOf(label);
+    return {
+      label,
+      ready: () => readyView(v),
+      size: () => v.sorted.length,
+      list(opts) {
+        const after = opts.cursor !== undefined ? cursors.decode<string>('mcp-prompts', opts.cursor) : undefined;
+        const start = after === undefined ? 0 : upperBound(v.sorted, after);
+        if (opts.tags) {
+          // A scoped page walks the names until it has `limit` in scope (and one more, to know there are more).
+          const names: string[] = [];
+          let more = false;
+          for (let i = start; i < v.sorted.length; i++) {
+            const n = v.sorted[i]!;
+            if (!tagsInScope(opts, v.tags.get(n) ?? NO_TAGS)) continue;
+            if (names.length === opts.limit) {
+              more = true;
+              break;
+            }
+            names.push(n);
+          }
+          const prompts = names.map((n) => get(v, n, false)!).filter(Boolean);
+          return { prompts, ...(more && names.length ? { nextCursor: cursors.encode('mcp-prompts', names.at(-1)) } : {}) };
+        }
+        const names = v.sorted.slice(start, start + opts.limit);
+        const prompts = names.map((n) => get(v, n, false)!).filter(Boolean);
+        const more = start + opts.limit < v.sorted.length;
+        return { prompts, ...(more && names.length ? { nextCursor: cursors.encode('mcp-prompts', names.at(-1)) } : {}) };
+      },
+      find: (name) => get(v, name),
+      tagsOf: (name) => (v.byName.has(name) ? (v.tags.get(name) ?? NO_TAGS) : undefined),
+      async render(name, args) {
+        const p = get(v, name);
+        if (!p) throw new DomainError('not_found', `prompt "${name}" not found: no prompt with that name is served${label === PRODUCTION ? '' : ` under label "${label}"`} (prompts/list shows what is served)`);
+        return renderVersion(name, p.version, args, resolver);
+      },
+      complete(name, argument, value, context = {}) {
+        const p = get(v, name);
+        if (!p) throw new DomainError('not_found', `prompt "${name}" not found`);
+        const a = p.arguments.find((x) => x.name === argument);
+        if (!a) throw new DomainError('validation', `prompt "${name}" has no argument "${argument}"`);
+        void context; // choices are static per argument; context is accepted for clients that send it
+        return rankCompletions(a.choices ?? [], value);
+      },
+    };
+  }
+
+  const production = viewOf(PRODUCTION);
+
+  /** Labels a session may ask for: every label some prompt carries, plus `production` and `latest`. */
+  async function knownLabels(): Promise<string[]> {
+    return [...new Set([PRODUCTION, LATEST, ...(await source.labels())])].sort(compareNames);
   }
 
   return {
-    /** Loads everything once and starts following the change log. */
-    ready(): Promise<void> {
-      loaded ??= (async () => {
-        // Changes that arrive while the batches load are applied by onEvents from a
-        // newer read; the (possibly older) batch row of such a name is skipped.
-        changedWhileLoading = new Set();
-        feed.subscribe(onEvents);
-        for (const r of await loadServed()) if (!changedWhileLoading.has(r.name)) byName.set(r.name, r.version);
-        changedWhileLoading = undefined;
-        resort();
-      })();
-      return loaded;
+    /** Loads the production view once and starts following the change log. */
+    ready: () => production.ready(),
+    /** A label's view (loaded on its first ready()); `latest` is every prompt's newest version. */
+    view: (label: string): CatalogView => (label === PRODUCTION ? production : viewOf(label)),
+    knownLabels,
+    /**
+     * Follows the change log from now on. The feed calls its subscribers in order and
+     * waits for each, so a subscriber added after this hears of a change only once
+     * the views have applied it.
+     */
+    follow,
+    /**
+     * The view of a label a client asked for, loaded: not_found naming the known labels
+     * when no prompt carries it (`production` and `latest` always exist).
+     */
+    async open(label: string): Promise<CatalogView> {
+      if (!views.get(label)?.loaded) {
+        const known = await knownLabels();
+        if (!known.includes(label)) {
+          throw new DomainError('not_found', `label "${label}" is not known; known labels: ${known.join(', ')}`, [{ path: 'label', message: `unknown; known: ${known.join(', ')}` }]);
+        }
+      }
+      const v = label === PRODUCTION ? production : viewOf(label);
+      await v.ready();
+      return v;
     },
-    onServedChange(fn: (events: ChangeEvent[]) => void): () => void {
+    onServedChange(fn: ServedChangeListener): () => void {
       listeners.add(fn);
       return () => listeners.delete(fn);
     },
-    size: () => sorted.length,
-    list(opts: { cursor?: string; limit: number }): { prompts: ServedPrompt[]; nextCursor?: string } {
-      const after = opts.cursor !== undefined ? cursors.decode<string>('mcp-prompts', opts.cursor) : undefined;
-      const start = after === undefined ? 0 : upperBound(sorted, after);
-      const names = sorted.slice(start, start + opts.limit);
-      const prompts = names.map((n) => get(n, false)!);
-      const more = start + opts.limit < sorted.length;
-      return { prompts, ...(more && names.length ? { nextCursor: cursors.encode('mcp-prompts', names.at(-1)) } : {}) };
-    },
-    find(name: string): ServedPrompt | undefined {
-      return get(name);
-    },
-    async render(name: string, args: Record<string, string>): Promise<RenderedPrompt> {
-      const p = get(name);
-      if (!p) throw new DomainError('not_found', `prompt "${name}" not found: no active prompt has that name (prompts/list shows what is served)`);
-      return renderVersion(name, p.version, args, resolver);
-    },
-    complete(name: string, argument: string, value: string, context: Record<string, string> = {}): CompletionResult {
-      const p = get(name);
-      if (!p) throw new DomainError('not_found', `prompt "${name}" not found`);
-      const a = p.arguments.find((x) => x.name === argument);
-      if (!a) throw new DomainError('validation', `prompt "${name}" has no argument "${argument}"`);
-      void context; // choices are static per argument; context is accepted for clients that send it
-      return rankCompletions(a.choices ?? [], value);
-    },
+    /** What is held in memory, for benchmarks and diagnostics. */
+    stats: () => ({ views: views.size, versions: entries.size, parsed: parsed.size }),
+    size: () => production.size(),
+    list: (opts: { cursor?: string; limit: number }) => production.list(opts),
+    find: (name: string) => production.find(name),
+    render: (name: string, args: Record<string, string>) => production.render(name, args),
+    complete: (name: string, argument: string, value: string, context: Record<string, string> = {}) => production.complete(name, argument, value, context),
   };
 }
 
 export type ServedCatalog = ReturnType<typeof createServedCatalog>;
 
+/**
+ * A view as one MCP client's scope sees it: only the prompts carrying one of the
+ * scope's tags. A prompt outside the scope is absent, exactly like one that does not
+ * exist (the same not_found), so a client learns nothing of it.
+ */
+export function scopedView(view: CatalogView, scope: Pick<McpScope, 'tags'> | null | undefined): CatalogView {
+  if (!scope?.tags) return view;
+  const tags = scope.tags;
+  const visible = (name: string) => {
+    const t = view.tagsOf(name);
+    return t !== undefined && tagsInScope(scope, t);
+  };
+  // The same message as the view's own for a prompt it does not serve.
+  const absent = (name: string) =>
+    new DomainError('not_found', `prompt "${name}" not found: no prompt with that name is served${view.label === PRODUCTION ? '' : ` under label "${view.label}"`} (prompts/list shows what is served)`);
+  return {
+    label: view.label,
+    ready: () => view.ready(),
+    size: () => view.size(),
+    list: (opts) => view.list({ ...opts, tags }),
+    tagsOf: (name) => (visible(name) ? view.tagsOf(name) : undefined),
+    find: (name) => (visible(name) ? view.find(name) : undefined),
+    async render(name, args) {
+      if (!visible(name)) throw absent(name);
+      return view.render(name, args);
+    },
+    complete(name, argument, value, context) {
+      if (!visible(name)) throw new DomainError('not_found', `prompt "${name}" not found`);
+      return view.complete(name, argument, value, context);
+    },
+  };
+}
+
 // Byte-wise comparison, matching SQL's ordering of the same names.
 const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-const LOAD_BATCH = 2_000;
 const PARSED_MAX = 5_000;
+const NO_TAGS: readonly string[] = Object.freeze([]);
 
 interface Row {
   name: string;
-  /** VersionDoc as JSON text */
-  version: string;
-}
-// Bound parameters per query stay under SQLite's default limit of 999.
-const NAMES_BATCH = 500;
-
-/**
- * One row per served prompt: its name and its active version as one compact JSON
- * array built by the database (arguments and messages in position order). Loading
- * 100k prompts through Prisma's nested includes took ~8 s, and its relation queries
- * bind one parameter per parent row (past the driver's limit beyond ~1,000 rows).
- * `NOT archived` (not `archived = false`) lets SQLite walk the name index, so each
- * batch builds only the documents it returns.
- */
-function servedSql(sqlite: boolean, filter: string): string {
-  const arr = sqlite ? 'json_array' : 'json_build_array';
-  // SQLite: json() keeps a subquery's array an array instead of a string.
-  const agg = (expr: string, order: string) => (sqlite ? `json(json_group_array(${expr} ORDER BY ${order}))` : `COALESCE(json_agg(${expr} ORDER BY ${order}), '[]'::json)`);
-  const arg = `${arr}(a."name", a."title", a."description", a."required", a."choices", a."maxLength")`;
-  const data = sqlite ? 'hex(m."data")' : `encode(m."data", 'hex')`;
-  const msg = `${arr}(m."role", m."type", m."text", ${data}, m."mimeType", m."annotations", b."uri")`;
-  return `SELECT p."name" AS "name", ${arr}(
-      v."number", v."title", v."description", v."icons", v."note", v."author", v."createdAt",
-      (SELECT ${agg(arg, 'a."position"')} FROM "PromptArgument" a WHERE a."versionId" = v."id"),
-      (SELECT ${agg(msg, 'm."position"')} FROM "PromptMessage" m LEFT JOIN "ResourceBinding" b ON b."messageId" = m."id" WHERE m."versionId" = v."id")
-    )${sqlite ? '' : '::text'} AS "version"
-    FROM "Prompt" p JOIN "PromptVersion" v ON v."id" = p."activeVersionId"
-    WHERE NOT p."archived" AND ${filter}
-    ORDER BY p."name"`;
+  versionId: number;
+  tags: string[];
+  /** the version as the store's compact document (ServedSource.decode reads it) */
+  doc: string;
 }
 
-type S = string | null;
-/** [number, title, description, icons, note, author, createdAt, arguments, messages] */
-type VersionDoc = [number, S, S, S, S, S, string | number, [string, S, S, boolean | number, S, number | null][], [string, string, S, S, S, S, S][]];
-
-// SQLite stores Prisma's DateTime as ISO text (or epoch ms); PostgreSQL's
-// timestamp(3) comes without a zone and is UTC.
-const dbDate = (v: string | number) => new Date(typeof v === 'number' || /(Z|[+-]\d\d:?\d\d)$/i.test(v) ? v : `${v.replace(' ', 'T')}Z`);
-
-/** The shape Prisma's `versionInclude` returns, so toVersion stays the one mapping. */
-const versionRow = ([number, title, description, icons, note, author, createdAt, args, messages]: VersionDoc) =>
-  ({
-    number,
-    title,
-    description,
-    icons,
-    note,
-    author,
-    createdAt: dbDate(createdAt),
-    arguments: args.map(([name, title, description, required, choices, maxLength]) => ({ name, title, description, required: Boolean(required), choices, maxLength })),
-    messages: messages.map(([role, type, text, data, mimeType, annotations, uri]) => ({
-      role,
-      type,
-      text,
-      data: data ? Buffer.from(data, 'hex') : null,
-      mimeType,
-      annotations,
-      binding: uri == null ? null : { uri },
-    })),
-  }) as unknown as VersionRow;
+// A few names change per write: splice them in and out instead of sorting 100k names.
+function place(sorted: string[], name: string, present: boolean) {
+  const i = lowerBound(sorted, name);
+  if (sorted[i] === name) {
+    if (!present) sorted.splice(i, 1);
+  } else if (present) sorted.splice(i, 0, name);
+}
 
 function lowerBound(arr: string[], key: string): number {
   let lo = 0;

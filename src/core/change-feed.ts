@@ -1,13 +1,12 @@
 // Watches the change log and hands new events to subscribers (cache invalidation,
 // MCP notifications, the admin SSE stream), in this process and across processes.
 // Local writes call poke() right after commit. Other processes' writes are found
-// cheaply: on SQLite by polling `PRAGMA data_version` (it changes only when another
-// connection commits); on PostgreSQL by LISTEN/NOTIFY, with a slow poll of the newest
-// event id as a safety net. Events are read only when something changed.
-import type { Db } from '../db/create-db.js';
+// cheaply: by polling the store's change marker (SQLite's `PRAGMA data_version` changes
+// only when another connection commits) and, where the database can push (PostgreSQL's
+// LISTEN/NOTIFY), on a wake-up, with the poll as a safety net. Events are read only
+// when something changed.
 import type { ChangeEvent } from './types.js';
-import { eventsAfter, lastEventId } from './repo/events-repo.js';
-import { listenForChanges, type PgListener } from './pg-listener.js';
+import type { Store } from './ports.js';
 
 export type ChangeListener = (events: ChangeEvent[]) => void | Promise<void>;
 
@@ -22,9 +21,12 @@ export interface ChangeFeed {
   since(id: number, limit?: number): Promise<ChangeEvent[]>;
 }
 
-export function createChangeFeed(db: Db, opts: { pollMs?: number; onError?: (e: unknown) => void } = {}): ChangeFeed {
-  const pollMs = opts.pollMs ?? (db.provider === 'sqlite' ? 25 : 1_000);
-  let listener: PgListener | undefined;
+type FeedStore = Pick<Store, 'read' | 'changeMarker' | 'pollMs' | 'listen'>;
+
+export function createChangeFeed(store: FeedStore, opts: { pollMs?: number; onError?: (e: unknown) => void } = {}): ChangeFeed {
+  const pollMs = opts.pollMs ?? store.pollMs;
+  const events = store.read.events;
+  let listener: { close(): Promise<void> } | undefined;
   const listeners = new Set<ChangeListener>();
   let last = 0;
   let marker: unknown;
@@ -37,17 +39,11 @@ export function createChangeFeed(db: Db, opts: { pollMs?: number; onError?: (e: 
   // the process alive, so nothing runs once stop() has been called.
   const schedule = () => setTimeout(() => (ticking = tick()), pollMs).unref();
 
-  async function readMarker(): Promise<unknown> {
-    if (db.provider === 'sqlite') {
-      const rows = await db.prisma.$queryRawUnsafe<{ data_version: bigint | number }[]>('PRAGMA data_version');
-      return Number(rows[0]?.data_version ?? 0);
-    }
-    return lastEventId(db.prisma);
-  }
+  const readMarker = () => store.changeMarker();
 
   async function drain(): Promise<void> {
     for (;;) {
-      const batch = await eventsAfter(db.prisma, last, 1000);
+      const batch = await events.after(last, 1000);
       if (!batch.length) return;
       last = batch.at(-1)!.id;
       for (const fn of listeners) {
@@ -95,10 +91,10 @@ export function createChangeFeed(db: Db, opts: { pollMs?: number; onError?: (e: 
     poke,
     async start() {
       if (timer !== undefined) return;
-      last = await lastEventId(db.prisma);
+      last = await events.lastId();
       marker = await readMarker();
       timer = schedule();
-      if (db.provider === 'postgresql') listener = listenForChanges(db.url, () => void poke(), opts.onError);
+      listener = store.listen(() => void poke(), opts.onError ?? (() => {}));
     },
     async stop() {
       stopped = true;
@@ -109,6 +105,6 @@ export function createChangeFeed(db: Db, opts: { pollMs?: number; onError?: (e: 
       await Promise.all([l?.close(), ticking, running]);
     },
     lastId: () => last,
-    since: (id, limit = 1000) => eventsAfter(db.prisma, id, limit),
+    since: (id, limit = 1000) => events.after(id, limit),
   };
 }

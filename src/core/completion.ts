@@ -1,7 +1,7 @@
 // Completion of a resource-template variable from the stored resources whose URIs
 // match that template (e.g. `file:///{path}` completes `path` from stored file:///
 // resources). Lives in the core so the MCP face stays free of SQL.
-import type { Db } from '../db/create-db.js';
+import type { ResourceRepository } from './ports.js';
 import { DomainError } from './errors.js';
 import { rankCompletions, type CompletionResult } from './catalog.js';
 import { compileUriMatcher, parseUriTemplate } from './uri-template.js';
@@ -10,7 +10,7 @@ import { compileUriMatcher, parseUriTemplate } from './uri-template.js';
 const MAX_SCANNED = 20_000;
 
 export async function completeResourceVariable(
-  db: Db,
+  resources: Pick<ResourceRepository, 'uris'>,
   uriTemplate: string,
   variable: string,
   value: string,
@@ -25,14 +25,8 @@ export async function completeResourceVariable(
   }
   // The literal text before the first expression narrows the scan in SQL.
   const prefix = uriTemplate.slice(0, Math.max(0, uriTemplate.indexOf('{')));
-  const rows = await db.prisma.resource.findMany({
-    where: prefix ? { uri: { startsWith: prefix } } : {},
-    select: { uri: true },
-    orderBy: { uri: 'asc' },
-    take: MAX_SCANNED,
-  });
   const seen = new Set<string>();
-  for (const { uri } of rows) {
+  for (const uri of await resources.uris(prefix, MAX_SCANNED)) {
     const vars = matcher.match(uri);
     if (!vars) continue;
     const v = vars[variable];

@@ -1,5 +1,7 @@
 // Domain types returned by the core. Prisma rows never leave the repository layer.
 import type { Annotations, ContentInput, Icon } from './schemas.js';
+import type { Role, TokenKind } from './access.js';
+import type { McpScope } from './mcp-scope.js';
 
 export interface Argument {
   name: string;
@@ -36,6 +38,8 @@ export interface VersionSummary {
   author: string | null;
   createdAt: Date;
   active: boolean;
+  /** labels pointing at this version, in name order */
+  labels: string[];
 }
 
 export interface PromptSummary {
@@ -46,10 +50,21 @@ export interface PromptSummary {
   latestVersion: number;
   archived: boolean;
   updatedAt: Date;
+  /** the prompt's tags, sorted (docs/access.md) */
+  tags: string[];
+  /** only for soft-deleted prompts (`GET /prompts?deleted=true`) */
+  deletedAt?: Date;
+  deletedBy?: string | null;
+  /** when it was last served (MCP, read API or render), from the usage buckets; null: never */
+  lastUsedAt: Date | null;
 }
 
 export interface PromptDetail {
   name: string;
+  /** labels the prompt carries, in name order */
+  labels: string[];
+  /** the prompt's tags, sorted (docs/access.md) */
+  tags: string[];
   archived: boolean;
   activeVersion: number | null;
   latestVersion: number;
@@ -70,9 +85,13 @@ export interface Resource {
   mimeType: string;
   size: number;
   binary: boolean;
+  /** public: listed and readable over MCP; bound: only embedded through a served prompt's binding */
+  visibility: ResourceVisibility;
   createdAt: Date;
   updatedAt: Date;
 }
+
+export type ResourceVisibility = 'public' | 'bound';
 
 export interface ResourceWithContent extends Resource {
   text: string | null;
@@ -102,7 +121,7 @@ export interface ChangeEvent {
   at: Date;
   actor: string;
   action: string;
-  entity: 'prompt' | 'resource' | 'resource_template' | 'token';
+  entity: 'prompt' | 'resource' | 'resource_template' | 'token' | 'webhook' | 'settings';
   entityKey: string;
   /** true when what MCP serves (prompts/list or prompts/get) changed */
   served: boolean;
@@ -134,4 +153,31 @@ export interface RenderedPrompt {
 export interface Actor {
   /** who made the change, for the audit trail: a token name, `env-token`, `cli`, `import` */
   name: string;
+  /**
+   * false for a caller without admin rights. Kept for callers that predate roles;
+   * `role` says more and wins when set.
+   */
+  admin?: boolean;
+  /** The caller's role (src/core/access.ts); undefined: the operator (CLI, import), an admin. */
+  role?: Role;
+  /** How a 403 names the caller: `token "ci-bot"`, `PROMPTD_ADMIN_TOKEN`. */
+  display?: string;
+}
+
+export interface TokenInfo {
+  id: number;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  /** `admin`: the admin and read APIs; `mcp`: MCP clients. Never both. */
+  kind: TokenKind;
+  /** Admin tokens: what the token may do. Null for MCP tokens. */
+  role: Role | null;
+  /** MCP tokens: what the client sees. Null for admin tokens. */
+  scope: McpScope | null;
+  /** The token's own rate limits (null: the instance setting applies; docs/rate-limits.md). */
+  mcpRatePerMinute: number | null;
+  writeRatePerMinute: number | null;
 }

@@ -33,6 +33,22 @@ export function parseUriTemplate(template: string): { expressions: UriExpression
   return { expressions };
 }
 
+/**
+ * Each variable occurrence with the most characters of its value it can expand to
+ * (`{x:3}` takes 3), for estimating an expansion's size before expanding it.
+ */
+export function uriTemplateReferences(template: string): { name: string; prefix?: number }[] {
+  const out: { name: string; prefix?: number }[] = [];
+  for (const m of template.matchAll(EXPR)) {
+    const body = m[1] && OPERATORS.includes(m[1][0]!) ? m[1].slice(1) : (m[1] ?? '');
+    for (const spec of body.split(',')) {
+      const p = /^(.*?):(\d+)$/.exec(spec);
+      out.push(p ? { name: p[1]!, prefix: Number(p[2]) } : { name: spec.replace(/\*$/, '') });
+    }
+  }
+  return out;
+}
+
 export function uriTemplateVariables(template: string): string[] {
   return [...new Set(parseUriTemplate(template).expressions.flatMap((e) => e.names))];
 }
@@ -41,7 +57,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 /** Expands with RFC 6570 encoding: simple `{var}` percent-encodes reserved characters. */
 export function expandUriTemplate(template: string, values: Record<string, string | undefined>): string {
-  const ctx: Record<string, string> = {};
+  const ctx: Record<string, string> = Object.create(null);
   // Lone UTF-16 surrogates cannot be percent-encoded (encodeURIComponent throws):
   // they become U+FFFD, as any UTF-8 encoder would make them.
   for (const [k, v] of Object.entries(values)) if (v !== undefined) ctx[k] = v.replace(LONE_SURROGATE, '\ufffd');
@@ -125,7 +141,8 @@ export function compileUriMatcher(template: string): UriMatcher {
     match(uri) {
       const m = compiled.exec(uri);
       if (!m) return null;
-      const out: Record<string, string> = {};
+      // Null prototype: a variable named __proto__ must stay a plain key.
+      const out: Record<string, string> = Object.create(null);
       groups.forEach((g, k) => {
         const v = m[k + 1];
         if (v !== undefined) {

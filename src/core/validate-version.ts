@@ -1,10 +1,13 @@
 // Whole-version validation on save (spec §3): every template parses, every
 // `{{var}}` is a declared argument, every bound URI template's variables are
-// declared, every referenced stored resource exists. Reports every failing path.
+// declared, every referenced stored resource exists, every literal URI has an
+// allowed scheme. Template limits (nesting, tags, dotted names) come from
+// analyzeTemplate. Reports every failing path.
 import type { FieldError } from './errors.js';
-import type { VersionInput } from './schemas.js';
+import { ArgumentSchema, MessageSchema, type VersionInput } from './schemas.js';
 import { analyzeTemplate } from './template.js';
 import { isUriTemplate, parseUriTemplate } from './uri-template.js';
+import { uriSchemeProblem } from './uri-schemes.js';
 
 export interface StoredResourceInfo {
   id: number;
@@ -23,7 +26,11 @@ export function referencedUris(input: Pick<VersionInput, 'messages'>): string[] 
   return [...out];
 }
 
-export function validateVersion(input: VersionInput, stored: Map<string, StoredResourceInfo>): FieldError[] {
+/**
+ * `stored` undefined: skip the checks that need stored resources (a body that failed its
+ * schema, see semanticErrorsOf).
+ */
+export function validateVersion(input: VersionInput, stored: Map<string, StoredResourceInfo> | undefined): FieldError[] {
   const errors: FieldError[] = [];
   const declared = new Set<string>();
   input.arguments.forEach((a, i) => {
@@ -40,8 +47,8 @@ export function validateVersion(input: VersionInput, stored: Map<string, StoredR
     const c = m.content;
     const at = `messages[${i}].content`;
     if (c.type === 'text') {
-      const { variables, error } = analyzeTemplate(c.text);
-      if (error) errors.push({ path: `${at}.text`, message: `template does not parse: ${error}` });
+      const { variables, errors: problems } = analyzeTemplate(c.text);
+      for (const message of problems) errors.push({ path: `${at}.text`, message });
       for (const v of variables) {
         if (!declared.has(v)) errors.push({ path: `${at}.text`, message: `{{${v}}} is not a declared argument` });
       }
@@ -53,6 +60,9 @@ export function validateVersion(input: VersionInput, stored: Map<string, StoredR
     }
     const field = 'resourceUri' in c ? 'resourceUri' : 'uri';
     const uri = 'resourceUri' in c ? c.resourceUri : c.uri;
+    if ('allow' in c && c.allow && !isUriTemplate(uri)) {
+      errors.push({ path: `${at}.allow`, message: 'allow restricts what a URI template may expand to; a literal URI needs none' });
+    }
     if (isUriTemplate(uri)) {
       if (c.type === 'image' || c.type === 'audio') {
         errors.push({ path: `${at}.${field}`, message: `${c.type} messages must name one stored resource, not a URI template` });
@@ -65,6 +75,12 @@ export function validateVersion(input: VersionInput, stored: Map<string, StoredR
       }
       return;
     }
+    const schemeProblem = uriSchemeProblem(uri);
+    if (schemeProblem) {
+      errors.push({ path: `${at}.${field}`, message: schemeProblem });
+      return;
+    }
+    if (!stored) return;
     const r = stored.get(uri);
     if (!r) {
       errors.push({ path: `${at}.${field}`, message: `no stored resource has the URI "${uri}"` });
@@ -77,4 +93,40 @@ export function validateVersion(input: VersionInput, stored: Map<string, StoredR
     }
   });
   return errors;
+}
+
+/**
+ * The checks above, run on the well-formed parts of a body that failed its schema, so
+ * one answer lists the schema errors and the others ({{var}} not declared, a choice
+ * too long) together. A malformed message is left out (its index kept); a malformed
+ * argument still declares its name, so it causes no "not declared" error of its own.
+ */
+export function semanticErrorsOf(raw: unknown): FieldError[] {
+  if (!raw || typeof raw !== 'object') return [];
+  const body = raw as { arguments?: unknown; messages?: unknown };
+  const args = Array.isArray(body.arguments) ? body.arguments : [];
+  const msgs = Array.isArray(body.messages) ? body.messages : [];
+  const placeholder = { role: 'user' as const, content: { type: 'text' as const, text: '' } };
+  const salvaged = {
+    arguments: args.map((a, i) => {
+      const p = ArgumentSchema.safeParse(a);
+      if (p.success) return p.data;
+      const name = (a as { name?: unknown } | null)?.name;
+      return { name: typeof name === 'string' ? name : `\u0000${i}`, required: false };
+    }),
+    messages: msgs.map((m) => {
+      const p = MessageSchema.safeParse(m);
+      return p.success ? p.data : placeholder;
+    }),
+  } as unknown as VersionInput;
+  return validateVersion(salvaged, undefined);
+}
+
+/** Schema errors first, then the semantic ones, each once. */
+export function mergeFieldErrors(...lists: FieldError[][]): FieldError[] {
+  const seen = new Set<string>();
+  return lists.flat().filter((e) => {
+    const k = `${e.path}\u0000${e.message}`;
+    return seen.has(k) ? false : (seen.add(k), true);
+  });
 }

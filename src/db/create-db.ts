@@ -1,43 +1,60 @@
-import { PrismaClient as SqliteClient } from '../generated/sqlite/client.js';
-import { PrismaClient as PgClient } from '../generated/postgres/client.js';
-import { adapterFactoryFor, sqliteFilePath } from './adapter.js';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { adapterFactoryFor } from './adapter.js';
+import type { AdapterOptions, Dialect, OpenedClient } from './dialect.js';
+import { dialectFor } from './dialects.js';
+import type { Models } from './prisma.js';
 import { providerOf, type DbProvider } from './provider.js';
+import type { PoolStats } from '../core/ports.js';
 import { openEngine, applyMigrations, readMigrations } from './schema-engine.js';
 
-// Both generated clients expose the same model API; the repository layer is typed
-// against the SQLite one.
-export type PrismaDb = SqliteClient;
-
 export interface Db {
-  prisma: PrismaDb;
+  dialect: Dialect;
   provider: DbProvider;
+  /** The Prisma client, typed as what it is (SQLite's or PostgreSQL's generated client). */
+  client: OpenedClient['client'];
+  /** The query surface the repositories use (src/db/prisma.ts). */
+  prisma: Models;
   url: string;
+  /** The pool's counts (null where the dialect has no pool). */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
 }
 
 export const DEFAULT_DATABASE_URL = 'file:./data/promptd.db';
 
-export function normaliseDatabaseUrl(url: string | undefined): string {
+export { ACCEPTED_DATABASE_URLS } from './dialects.js';
+
+/** Unknown schemes are refused (a ConfigError naming `from`) where the dialect is chosen, in dialectFor(). */
+export function normaliseDatabaseUrl(url: string | undefined, from = 'DATABASE_URL'): string {
   const u = url?.trim() || DEFAULT_DATABASE_URL;
-  if (providerOf(u) === 'postgresql') return u;
-  return u.startsWith('file:') ? u : `file:${u}`;
+  return dialectFor(u, from).normaliseUrl(u);
 }
 
-export async function createDb(rawUrl?: string, opts: { poolMax?: number } = {}): Promise<Db> {
+/** The absolute path of a SQLite database file (undefined for PostgreSQL and :memory:). */
+export function sqliteFileOf(url: string): string | undefined {
+  return dialectFor(url).localFile(url);
+}
+
+/**
+ * Creates the directory of a SQLite database file (0700: the file holds token hashes
+ * and the cursor secret); returns it when it did not exist. Only the commands that
+ * may create a database call this (serve, migrate, seed), so a typo in a path never
+ * leaves directories behind.
+ */
+export function ensureDatabaseDirectory(url: string): string | undefined {
+  const file = sqliteFileOf(url);
+  if (!file || existsSync(path.dirname(file))) return undefined;
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  return path.dirname(file);
+}
+
+export async function createDb(rawUrl?: string, opts: AdapterOptions = {}): Promise<Db> {
   const url = normaliseDatabaseUrl(rawUrl);
-  const provider = providerOf(url);
-  const adapter = adapterFactoryFor(url, opts);
-  const prisma = (provider === 'sqlite'
-    ? new SqliteClient({ adapter: adapter as never })
-    : (new PgClient({ adapter: adapter as never }) as unknown as SqliteClient));
-  if (provider === 'sqlite') {
-    // WAL lets a `promptd mcp` stdio process read while `promptd serve` writes;
-    // the mode is stored in the file, so setting it once per open is enough.
-    await prisma.$queryRawUnsafe('PRAGMA journal_mode = WAL');
-    await prisma.$queryRawUnsafe('PRAGMA synchronous = NORMAL');
-    await prisma.$queryRawUnsafe('PRAGMA foreign_keys = ON');
-  }
-  return { prisma, provider, url, close: () => prisma.$disconnect() };
+  const dialect = dialectFor(url);
+  const opened = await dialect.openClient(url, opts);
+  const poolStats = opened.poolStats ? () => opened.poolStats() : () => null;
+  return { dialect, provider: dialect.provider, client: opened.client, prisma: opened.models, url, poolStats, close: () => opened.client.$disconnect() };
 }
 
 /**
@@ -46,8 +63,8 @@ export async function createDb(rawUrl?: string, opts: { poolMax?: number } = {})
  * go away; a `promptd mcp` started next to a running `promptd serve` must not, so we
  * only start the engine when something is pending.
  */
-async function appliedMigrationNames(url: string): Promise<Set<string> | null> {
-  const factory = adapterFactoryFor(url, { poolMax: 1 }) as unknown as {
+async function appliedMigrationNames(url: string, opts: AdapterOptions = {}): Promise<Set<string> | null> {
+  const factory = adapterFactoryFor(url, { ...opts, poolMax: 1 }) as unknown as {
     connect(): Promise<{ queryRaw(q: { sql: string; args: unknown[]; argTypes: unknown[] }): Promise<{ rows: unknown[][] }>; dispose(): Promise<void> }>;
   };
   const conn = await factory.connect();
@@ -65,9 +82,19 @@ async function appliedMigrationNames(url: string): Promise<Set<string> | null> {
   }
 }
 
+/** Names of the migrations not applied yet, read without writing (a read-only database can answer). */
+export async function pendingMigrations(rawUrl: string, opts: AdapterOptions = {}): Promise<string[]> {
+  const url = normaliseDatabaseUrl(rawUrl);
+  const applied = (await appliedMigrationNames(url, opts)) ?? new Set<string>();
+  const { migrationDirectories } = await readMigrations(providerOf(url));
+  return migrationDirectories.map((d) => d.path).filter((p) => !applied.has(p));
+}
+
 /** Applies pending migrations through Prisma's wasm schema engine. */
 export async function migrateDatabase(rawUrl?: string): Promise<string[]> {
   const url = normaliseDatabaseUrl(rawUrl);
+  // Migrating is how a database is created: the directory too (callers decide whether they may).
+  dialectFor(url).secureFiles(url, { createDirectory: true, createFile: true });
   const applied = await appliedMigrationNames(url);
   if (applied) {
     const { migrationDirectories } = await readMigrations(providerOf(url));

@@ -1,5 +1,2 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-// Works from src/db (tsx, vitest) and dist/db (compiled) alike.
-export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+// The project root lives in src/paths.ts; re-exported for the database layer, scripts and tests.
+export { projectRoot } from '../paths.js';

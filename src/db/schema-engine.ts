@@ -9,7 +9,7 @@ import path from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { SchemaEngine, MigrationList } from '@prisma/schema-engine-wasm';
 import type { DbProvider } from './provider.js';
-import { projectRoot } from './paths.js';
+import { dialectOf } from './dialects.js';
 
 type Bg = typeof import('@prisma/schema-engine-wasm/schema_engine_bg');
 let bgPromise: Promise<Bg> | undefined;
@@ -29,15 +29,11 @@ function loadWasm(): Promise<Bg> {
 }
 
 export function schemaPath(provider: DbProvider): string {
-  return provider === 'sqlite'
-    ? path.join(projectRoot, 'prisma', 'schema.prisma')
-    : path.join(projectRoot, 'prisma', 'postgres', 'schema.prisma');
+  return dialectOf(provider).schemaPath;
 }
 
 export function migrationsDir(provider: DbProvider): string {
-  return provider === 'sqlite'
-    ? path.join(projectRoot, 'prisma', 'migrations')
-    : path.join(projectRoot, 'prisma', 'postgres', 'migrations');
+  return dialectOf(provider).migrationsDir;
 }
 
 export async function readMigrations(provider: DbProvider): Promise<MigrationList> {
@@ -71,78 +67,12 @@ export interface EngineHandle {
   provider: DbProvider;
 }
 
-interface RawAdapter {
-  executeRaw(q: { sql: string; args: unknown[] }): Promise<number>;
-  executeScript(sql: string): Promise<void>;
-}
-
-/**
- * The engine replays whole migration files on SQLite shadow databases through
- * executeRaw, which better-sqlite3 refuses for multi-statement SQL; route
- * argument-less statements through executeScript there instead.
- */
-function sqliteShadowCompat(factory: object): object {
-  const f = factory as { provider: string; adapterName: string; connect(): Promise<unknown>; connectToShadowDb(): Promise<RawAdapter> };
-  return {
-    provider: f.provider,
-    adapterName: f.adapterName,
-    connect: () => f.connect(),
-    connectToShadowDb: async () => {
-      const a = await f.connectToShadowDb();
-      return new Proxy(a, {
-        get(target, key) {
-          if (key === 'executeRaw') {
-            return async (q: { sql: string; args: unknown[] }) => {
-              if (q.args.length === 0) {
-                await target.executeScript(q.sql);
-                return 0;
-              }
-              return target.executeRaw(q);
-            };
-          }
-          const v = (target as unknown as Record<PropertyKey, unknown>)[key];
-          return typeof v === 'function' ? v.bind(target) : v;
-        },
-      });
-    },
-  };
-}
-
-type PerformIO = (q: unknown) => Promise<{ fields: { dataTypeID: number }[] }>;
-
-/**
- * The engine's PostgreSQL introspection reads catalog columns of type "char"
- * (OID 18), which @prisma/adapter-pg cannot map; they hold plain text, so we
- * present them as text (OID 25).
- */
-function pgCharCompat(factory: object): object {
-  const f = factory as { provider: string; adapterName: string; connect(): Promise<object>; connectToShadowDb(): Promise<object> };
-  const patch = (a: object) => {
-    const conn = a as { performIO?: PerformIO };
-    const original = conn.performIO;
-    if (typeof original === 'function') {
-      conn.performIO = async function (this: unknown, q: unknown) {
-        const r = await original.call(this, q);
-        for (const field of r.fields) if (field.dataTypeID === 18) field.dataTypeID = 25;
-        return r;
-      };
-    }
-    return a;
-  };
-  return {
-    provider: f.provider,
-    adapterName: f.adapterName,
-    connect: async () => patch(await f.connect()),
-    connectToShadowDb: async () => patch(await f.connectToShadowDb()),
-  };
-}
-
 /** `adapterFactory` is a Prisma driver adapter factory (better-sqlite3 or pg). */
 export async function openEngine(provider: DbProvider, adapterFactory: object, log: (msg: string) => void = () => {}): Promise<EngineHandle> {
   const bg = await loadWasm();
   const file = schemaPath(provider);
   const content = await readFile(file, 'utf8');
-  const factory = provider === 'sqlite' ? sqliteShadowCompat(adapterFactory) : pgCharCompat(adapterFactory);
+  const factory = dialectOf(provider).engineAdapter(adapterFactory);
   const bound = bindMigrationAwareSqlAdapterFactory(factory as Parameters<typeof bindMigrationAwareSqlAdapterFactory>[0]);
   const engine = await bg.SchemaEngine.new({ datamodels: [[file, content]] }, (m: string) => log(m), bound);
   return { engine, schemaFile: { path: file, content }, provider };

@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { projectRoot } from '../db/paths.js';
+import { projectRoot } from '../paths.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml',
@@ -29,7 +29,8 @@ export function adminUi(dir = path.join(projectRoot, 'admin', 'dist')) {
     if (!body) return c.text('The admin UI is not built. Run `npm run build:admin`.', 503);
     const type = TYPES[path.extname(target)] ?? 'application/octet-stream';
     const cache = target.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache';
-    return c.body(body, 200, { 'content-type': type, 'cache-control': cache });
+    // nosniff: a file is only ever what its extension says (never sniffed into HTML or script).
+    return c.body(body, 200, { 'content-type': type, 'cache-control': cache, 'x-content-type-options': 'nosniff' });
   });
   return ui;
 }

@@ -2,16 +2,21 @@
 // prompt through the bulk writer. Atomicity is per prompt file: a file's versions and
 // activation commit together or not at all, and one failing file never blocks the rest.
 import { isDomainError, type Actor, type Core, type FieldError, type ResourceInput, type ResourceTemplateInput } from '../core/index.js';
-import { createBulkImport } from '../core/services/bulk-import.js';
 import { planImport, type ImportPlan, type PlanOptions, type PromptPlanItem, type ResourcePlanItem } from './plan.js';
 import { readLibrary } from './read-library.js';
+import type { ReadLimits } from './safe-read.js';
 
-export interface ImportOptions extends PlanOptions {
+export interface ImportOptions extends PlanOptions, ReadLimits {
   dryRun?: boolean;
   actor?: Actor;
   batchSize?: number;
-  onProgress?: (done: number, total: number) => void;
+  /** `reading` counts files, `planning` is one step, `writing` counts prompts committed */
+  onProgress?: (done: number, total: number, phase: ImportPhase) => void;
+  /** all prompt writes in one transaction: one failure leaves every prompt unwritten */
+  atomic?: boolean;
 }
+
+export type ImportPhase = 'reading' | 'planning' | 'writing';
 
 export interface ImportCounts {
   created: number;
@@ -75,7 +80,7 @@ export async function applyPlan(core: Core, plan: ImportPlan, opts: ImportOption
   const actor = opts.actor ?? { name: 'import' };
   await applyResources(core, plan.resources, actor);
   const pending = plan.prompts.filter((p) => p.write && p.action !== 'error');
-  const outcomes = await createBulkImport(core).apply(pending.map((p) => p.write!), actor, { batchSize: opts.batchSize, onProgress: opts.onProgress });
+  const outcomes = await core.bulk.apply(pending.map((p) => p.write!), actor, { batchSize: opts.batchSize, atomic: opts.atomic, onProgress: opts.onProgress && ((d, t) => opts.onProgress!(d, t, 'writing')) });
   outcomes.forEach((o, i) => {
     const item = pending[i]!;
     if (!o.ok) {
@@ -83,13 +88,24 @@ export async function applyPlan(core: Core, plan: ImportPlan, opts: ImportOption
       item.errors = errorsOf(o.error);
     } else if (!o.activated) item.activate = undefined;
   });
+  // Tags belong to the prompt, not a version: set once its versions are in (a no-op when unchanged).
+  for (const item of plan.prompts) {
+    if (item.action === 'error' || !item.tags || !item.name) continue;
+    try {
+      await core.prompts.setTags(item.name, item.tags, actor);
+    } catch (e) {
+      item.action = 'error';
+      item.errors = errorsOf(e);
+    }
+  }
   const report = { ...plan, dryRun: false, counts: countPlan(plan) };
   return { ...report, failed: report.counts.errors > 0 };
 }
 
 /** Reads, plans and (unless dryRun) applies one library directory or prompt file. */
 export async function importLibrary(core: Core, target: string, opts: ImportOptions = {}): Promise<ImportReport> {
-  const lib = readLibrary(target);
+  const lib = readLibrary(target, { maxFileBytes: opts.maxFileBytes, maxTotalBytes: opts.maxTotalBytes }, opts.onProgress && ((d, t) => opts.onProgress!(d, t, 'reading')));
+  opts.onProgress?.(0, lib.prompts.length, 'planning');
   const plan = await planImport(core, lib, opts);
   if (opts.dryRun) {
     const counts = countPlan(plan);

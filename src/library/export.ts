@@ -2,23 +2,30 @@
 // Output is deterministic (sorted, fixed key order, content-derived file names), so
 // exporting the same database twice gives identical bytes and changes diff well in git.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, writeFileSync, existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import type { Core, Resource, Version } from '../core/index.js';
-import { loadPromptStates } from '../core/services/bulk-import.js';
 import { compileUriMatcher, isUriTemplate } from '../core/uri-template.js';
 import { fromVersion, isTextMime, type InlineMediaFile } from './format.js';
 import { MANIFEST } from './read-library.js';
 import { resourceFileName, extensionFor } from './file-names.js';
+import { createExportWriter } from './safe-write.js';
 
 export interface ExportOptions {
   /** the latest version instead of the active one (prompts without an active version are then included) */
   latest?: boolean;
-  /** every version, plus which one is active */
+  /** every version, each with its labels */
   allVersions?: boolean;
   /** remove files under prompts/, resources/ and media/ that this export did not write */
   prune?: boolean;
+  /** write an export with no prompts over a library that has some */
+  force?: boolean;
+  /**
+   * every stored resource (default), not only those the exported versions reference:
+   * resources are not versioned, so an export that leaves one out loses it
+   */
+  allResources?: boolean;
 }
 
 export interface ExportReport {
@@ -30,10 +37,14 @@ export interface ExportReport {
   resources: number;
   templates: number;
   pruned: string[];
+  /** prompts whose exported (active) version is not their latest: the file is not what was last imported or edited */
+  behind: { name: string; exported: number; latest: number }[];
+  /** entries prune left alone because they are not regular files in real directories */
+  notPruned: string[];
 }
 
 // Short lists read best inline, as in hand-written files: `choices: [1h, 24h, 7d]`.
-const FLOW_KEYS = new Set(['choices', 'annotations', 'sizes']);
+const FLOW_KEYS = new Set(['choices', 'annotations', 'sizes', 'labels', 'tags']);
 
 export function toYaml(value: unknown): string {
   const doc = new YAML.Document(value);
@@ -47,12 +58,26 @@ export function toYaml(value: unknown): string {
   return doc.toString({ lineWidth: 0, blockQuote: 'literal', flowCollectionPadding: false });
 }
 
-async function allPromptNames(core: Core): Promise<string[]> {
+/**
+ * `labels: [...]` of the labels pointing at `version`. A single-version file always
+ * has the key (an empty list says "no label", so importing it with --activate does
+ * not serve it); history versions only when they carry a label.
+ */
+function labelsOn(labels: Record<string, number>, version: number, always: boolean): { labels?: string[] } {
+  const on = Object.keys(labels).filter((l) => labels[l] === version).sort();
+  return on.length || always ? { labels: on } : {};
+}
+
+/** `tags: [...]` only on tagged prompts (an untagged file leaves a prompt's tags alone on import). */
+const tagged = (tags: string[] | undefined): { tags?: string[] } => (tags?.length ? { tags } : {});
+
+async function allPromptNames(core: Core, tags: Map<string, string[]>): Promise<string[]> {
   const names: string[] = [];
   let cursor: string | undefined;
   do {
     const page = await core.prompts.list({ archived: false, limit: 200, cursor });
     names.push(...page.items.map((p) => p.name));
+    for (const p of page.items) if (p.tags.length) tags.set(p.name, p.tags);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
   return names;
@@ -85,8 +110,9 @@ function boundUris(versions: Version[]): { literal: Set<string>; templates: Set<
 export async function exportLibrary(core: Core, dir: string, opts: ExportOptions = {}): Promise<ExportReport> {
   const root = path.resolve(dir);
   if (existsSync(root) && !statSync(root).isDirectory()) throw new Error(`${dir} exists and is not a directory`);
-  const names = await allPromptNames(core);
-  const states = await loadPromptStates(core.db, names, { history: opts.allVersions });
+  const tagsOf = new Map<string, string[]>();
+  const names = await allPromptNames(core, tagsOf);
+  const states = await core.bulk.load(names, { history: opts.allVersions });
   const written = new Set<string>();
   const files = new Map<string, string | Buffer>();
   const put = (rel: string, content: string | Buffer) => {
@@ -102,7 +128,7 @@ export async function exportLibrary(core: Core, dir: string, opts: ExportOptions
     return { file, mimeType };
   };
 
-  const report: ExportReport = { dir: root, prompts: 0, versions: 0, skipped: [], resources: 0, templates: 0, pruned: [] };
+  const report: ExportReport = { dir: root, prompts: 0, versions: 0, skipped: [], resources: 0, templates: 0, pruned: [], notPruned: [], behind: [] };
   const exported: Version[] = [];
   for (const name of [...names].sort()) {
     const s = states.get(name);
@@ -112,8 +138,8 @@ export async function exportLibrary(core: Core, dir: string, opts: ExportOptions
       const history = s.history ?? [s.latest];
       body = {
         name,
-        ...(s.activeVersion !== null ? { active: s.activeVersion } : {}),
-        versions: history.map((v) => ({ version: v.version, ...fromVersion(v, writeMedia) })),
+        ...tagged(tagsOf.get(name)),
+        versions: history.map((v) => ({ version: v.version, ...labelsOn(s.labels, v.version, false), ...fromVersion(v, writeMedia) })),
       };
       exported.push(...history);
       report.versions += history.length;
@@ -123,7 +149,8 @@ export async function exportLibrary(core: Core, dir: string, opts: ExportOptions
         report.skipped.push(name);
         continue;
       }
-      body = { name, ...fromVersion(v, writeMedia) };
+      body = { name, ...tagged(tagsOf.get(name)), ...labelsOn(s.labels, v.version, true), ...fromVersion(v, writeMedia) };
+      if (v.version !== s.latest.version) report.behind.push({ name, exported: v.version, latest: s.latest.version });
       exported.push(v);
       report.versions++;
     }
@@ -131,11 +158,13 @@ export async function exportLibrary(core: Core, dir: string, opts: ExportOptions
     report.prompts++;
   }
 
-  // The resources those versions need: literal URIs, plus every stored resource a
-  // bound URI template could expand to. Resource templates are few and all exported.
+  // Every stored resource by default; otherwise the resources those versions need:
+  // literal URIs, plus every stored resource a bound URI template could expand to.
+  // Resource templates are few and always all exported.
   const { literal, templates: bindings } = boundUris(exported);
   const matchers = [...bindings].map((t) => compileUriMatcher(t));
-  const needed = (await allResources(core)).filter((r) => literal.has(r.uri) || matchers.some((m) => m.match(r.uri)));
+  const all = opts.allResources ?? true;
+  const needed = (await allResources(core)).filter((r) => all || literal.has(r.uri) || matchers.some((m) => m.match(r.uri)));
   const taken = new Set<string>();
   const manifestResources = [];
   for (const meta of needed.sort((a, b) => (a.uri < b.uri ? -1 : 1))) {
@@ -152,6 +181,8 @@ export async function exportLibrary(core: Core, dir: string, opts: ExportOptions
       file,
       // Only when the mimeType rule would read the file the other way.
       ...(binary === isTextMime(r.mimeType) ? { binary } : {}),
+      // Always written: an import keeps a resource's visibility when the file leaves it out.
+      visibility: r.visibility,
     });
   }
   const manifestTemplates = (await core.resources.listTemplates())
@@ -168,30 +199,23 @@ export async function exportLibrary(core: Core, dir: string, opts: ExportOptions
   report.templates = manifestTemplates.length;
   put(MANIFEST, toYaml({ resources: manifestResources, resourceTemplates: manifestTemplates }));
 
-  for (const [rel, content] of files) {
-    const abs = path.join(root, rel);
-    mkdirSync(path.dirname(abs), { recursive: true });
-    writeFileSync(abs, content);
+  if (report.prompts === 0 && !opts.force && hasPrompts(root)) {
+    throw new Error(`refusing to replace the library in ${root} with an export of no prompts (is this the right database?); --force to do it anyway`);
   }
-  if (opts.prune) report.pruned = prune(root, written);
+  // Every folder is checked before the first write, so a refused export writes nothing.
+  const writer = createExportWriter(root);
+  writer.check(files.keys());
+  for (const [rel, content] of files) writer.write(rel, content);
+  if (opts.prune) {
+    const { removed, kept } = writer.prune(['prompts', 'resources', 'media'], written);
+    report.pruned = removed;
+    report.notPruned = kept;
+  }
   return report;
 }
 
-/** Deletes files in the export's own folders that the export did not write (deleted prompts, renamed resources). */
-function prune(root: string, keep: Set<string>): string[] {
-  const removed: string[] = [];
-  const walk = (rel: string) => {
-    const abs = path.join(root, rel);
-    if (!existsSync(abs)) return;
-    for (const entry of readdirSync(abs, { withFileTypes: true })) {
-      const child = `${rel}/${entry.name}`;
-      if (entry.isDirectory()) walk(child);
-      else if (!keep.has(child)) {
-        rmSync(path.join(root, child));
-        removed.push(child);
-      }
-    }
-  };
-  for (const top of ['prompts', 'resources', 'media']) walk(top);
-  return removed.sort();
+/** A prompts/ folder (not a symlink) with prompt files in it: what an empty export would wipe out. */
+function hasPrompts(root: string): boolean {
+  const dir = path.join(root, 'prompts');
+  return existsSync(dir) && lstatSync(dir).isDirectory() && readdirSync(dir).some((f) => /\.(ya?ml|json)$/i.test(f));
 }

@@ -3,7 +3,7 @@
 // The file shape is flatter than the API (`text: …` instead of
 // `content: {type: text, text: …}`) because people edit these files by hand.
 import { z } from 'zod';
-import { AnnotationsSchema, ArgumentSchema, IconSchema, type MessageInput, type Version, type VersionInput } from '../core/index.js';
+import { AnnotationsSchema, ArgumentSchema, IconSchema, LabelNameSchema, LATEST, PRODUCTION, TagsSchema, type MessageInput, type Version, type VersionInput } from '../core/index.js';
 
 /** Inline media kept beside the prompt files: `image: {file: media/x.png, mimeType: image/png}`. */
 export const InlineMediaFileSchema = z.object({ file: z.string().min(1), mimeType: z.string().min(1) }).strict();
@@ -20,10 +20,15 @@ export const FileMessageSchema = z
     audio: z.union([z.string().min(1), InlineMediaFileSchema]).optional(),
     resource: z.string().min(1).optional(),
     resource_link: z.string().min(1).optional(),
+    // URI template bindings: the prefixes the expansion may start with (docs/library-format.md).
+    allow: z.array(z.string().min(1)).min(1).optional(),
     annotations: AnnotationsSchema.optional(),
   })
   .strict()
   .superRefine((m, ctx) => {
+    if (m.allow && m.resource === undefined && m.resource_link === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['allow'], message: 'allow goes with a resource or resource_link URI template' });
+    }
     const present = CONTENT_KEYS.filter((k) => m[k] !== undefined);
     if (present.length !== 1) {
       ctx.addIssue({
@@ -33,6 +38,10 @@ export const FileMessageSchema = z
     }
   });
 export type FileMessage = z.infer<typeof FileMessageSchema>;
+
+/** Labels pointing at a version: `labels: [production, staging]`. */
+export const FileLabelsSchema = z.array(LabelNameSchema).max(100).refine((ls) => new Set(ls).size === ls.length, { message: 'a label appears twice' })
+  .refine((ls) => !ls.includes(LATEST), { message: '"latest" always means the newest version and cannot be set' });
 
 // The fields of one version, in file order; `version` only appears in history files.
 const versionFields = {
@@ -44,15 +53,18 @@ const versionFields = {
   messages: z.array(FileMessageSchema),
 };
 
-export const PromptFileSchema = z.object({ name: z.string(), ...versionFields }).strict();
+export const PromptFileSchema = z.object({ name: z.string(), tags: TagsSchema.optional(), labels: FileLabelsSchema.optional(), ...versionFields }).strict();
 export type PromptFile = z.infer<typeof PromptFileSchema>;
 
-export const FileVersionSchema = z.object({ version: z.number().int().min(1), ...versionFields }).strict();
+export const FileVersionSchema = z.object({ version: z.number().int().min(1), labels: FileLabelsSchema.optional(), ...versionFields }).strict();
 export type FileVersion = z.infer<typeof FileVersionSchema>;
 
-/** `--all-versions` export: the whole history plus which version is served. */
+/**
+ * `--all-versions` export: the whole history with each version's labels. `active: N`
+ * (files written before labels) means `labels: [production]` on version N.
+ */
 export const HistoryFileSchema = z
-  .object({ name: z.string(), active: z.number().int().min(1).nullish(), versions: z.array(FileVersionSchema).min(1) })
+  .object({ name: z.string(), tags: TagsSchema.optional(), active: z.number().int().min(1).nullish(), versions: z.array(FileVersionSchema).min(1) })
   .strict()
   .superRefine((h, ctx) => {
     h.versions.forEach((v, i) => {
@@ -62,6 +74,16 @@ export const HistoryFileSchema = z
     });
     if (h.active != null && !h.versions.some((v) => v.version === h.active)) {
       ctx.addIssue({ code: 'custom', path: ['active'], message: `no version ${h.active} in versions` });
+    }
+    const seen = new Map<string, number>();
+    h.versions.forEach((v, i) => {
+      for (const l of v.labels ?? []) {
+        if (seen.has(l)) ctx.addIssue({ code: 'custom', path: ['versions', i, 'labels'], message: `label "${l}" is also on version ${seen.get(l)}` });
+        seen.set(l, v.version);
+      }
+    });
+    if (h.active != null && seen.has(PRODUCTION) && seen.get(PRODUCTION) !== h.active) {
+      ctx.addIssue({ code: 'custom', path: ['active'], message: `active: ${h.active} contradicts the production label on version ${seen.get(PRODUCTION)}` });
     }
   });
 export type HistoryFile = z.infer<typeof HistoryFileSchema>;
@@ -78,6 +100,8 @@ export const ManifestResourceSchema = z
     text: z.string().optional(),
     // Overrides the mimeType rule (isTextMime) for how `file` is read: true = bytes.
     binary: z.boolean().optional(),
+    // public: listed and readable over MCP; bound (default): only through a served prompt's binding
+    visibility: z.enum(['public', 'bound']).optional(),
   })
   .strict()
   .refine((r) => (r.file === undefined) !== (r.text === undefined), { message: 'give exactly one of file or text', path: ['file'] });
@@ -128,13 +152,13 @@ export function toMessageInput(m: FileMessage, readMedia: MediaReader): MessageI
       return { role: m.role, content: { type: key, data: readMedia(v), mimeType: v.mimeType, ...annotations } };
     }
     case 'resource':
-      return { role: m.role, content: { type: 'resource', uri: m.resource!, ...annotations } };
+      return { role: m.role, content: { type: 'resource', uri: m.resource!, ...(m.allow ? { allow: m.allow } : {}), ...annotations } };
     default:
-      return { role: m.role, content: { type: 'resource_link', uri: m.resource_link!, ...annotations } };
+      return { role: m.role, content: { type: 'resource_link', uri: m.resource_link!, ...(m.allow ? { allow: m.allow } : {}), ...annotations } };
   }
 }
 
-type VersionFields = Omit<PromptFile, 'name'>;
+type VersionFields = Omit<PromptFile, 'name' | 'labels'>;
 
 /** One version's file fields → the (unvalidated) API input. */
 export function toVersionInput(v: VersionFields, readMedia: MediaReader): Record<string, unknown> {
@@ -173,6 +197,7 @@ export function fromVersion(v: Pick<Version, 'title' | 'description' | 'icons' |
     else if ('data' in c) msg[c.type] = writeMedia(c.data, c.mimeType);
     else if ('resourceUri' in c) msg[c.type] = c.resourceUri;
     else msg[c.type] = c.uri;
+    if ('allow' in c && c.allow) msg.allow = c.allow;
     const ann = canonicalAnnotations(c.annotations);
     if (ann) msg.annotations = ann;
     return msg;
@@ -198,7 +223,8 @@ export function contentKey(v: Pick<VersionInput, 'title' | 'description' | 'icon
     messages: v.messages.map((m) => {
       const c = m.content;
       const body = c.type === 'text' ? c.text : 'data' in c ? [c.mimeType, c.data] : 'resourceUri' in c ? c.resourceUri : c.uri;
-      return [m.role, c.type, body, canonicalAnnotations(c.annotations) ?? null];
+      const allow = 'allow' in c && c.allow ? c.allow : null;
+      return [m.role, c.type, body, canonicalAnnotations(c.annotations) ?? null, ...(allow ? [allow] : [])];
     }),
   });
 }

@@ -3,8 +3,8 @@
 // `--dry-run` is exactly "plan and print". Prompt validation that needs stored
 // resources runs here too, against the database overlaid with the manifest's
 // resources (they are written before any prompt).
-import type { Core, FieldError, ResourceInput, ResourceTemplateInput, Version, VersionInput } from '../core/index.js';
-import { createBulkImport, type BulkWrite, type PromptState } from '../core/services/bulk-import.js';
+import { PRODUCTION, type Core, type FieldError, type ResourceInput, type ResourceTemplateInput, type Version, type VersionInput } from '../core/index.js';
+import type { BulkWrite, PromptState } from '../core/services/bulk-import.js';
 import { referencedUris, validateVersion, type StoredResourceInfo } from '../core/validate-version.js';
 import { contentKey } from './format.js';
 import { MANIFEST, type ParsedLibrary, type ParsedPrompt } from './read-library.js';
@@ -19,12 +19,18 @@ export interface PromptPlanItem {
   latest?: number;
   /** version numbers the import creates */
   creates?: number[];
-  /** version to serve afterwards, when that changes what is served */
+  /** version the main label (production, or `--label`) moves to, when that changes it */
   activate?: number;
+  /** the main label, when it is not production */
+  label?: string;
+  /** other labels the file names that move: label → version */
+  labels?: Record<string, number>;
   /** why a history file's `active` could not be honoured, and similar remarks */
   note?: string;
   errors?: FieldError[];
   write?: BulkWrite;
+  /** the prompt's tags as the file names them (set after the versions; absent: left as they are) */
+  tags?: string[];
 }
 
 export interface ResourcePlanItem {
@@ -44,8 +50,10 @@ export interface ImportPlan {
 }
 
 export interface PlanOptions {
-  /** serve the imported (or unchanged latest) version */
+  /** serve the imported (or unchanged latest) version, and set the labels the files name */
   activate?: boolean;
+  /** put the imported version under this label instead of production (moves only this label) */
+  label?: string;
 }
 
 const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
@@ -76,7 +84,8 @@ async function planResources(core: Core, lib: ParsedLibrary): Promise<ResourcePl
     const sameContent = input.blob !== undefined
       ? r.blob !== null && Buffer.from(r.blob).toString('base64') === input.blob
       : r.text === input.text;
-    const unchanged = sameContent && r.name === input.name && same(r.title, input.title) && same(r.description, input.description) && r.mimeType === input.mimeType;
+    const unchanged = sameContent && r.name === input.name && same(r.title, input.title) && same(r.description, input.description) && r.mimeType === input.mimeType
+      && (input.visibility === undefined || r.visibility === input.visibility);
     out.push({ kind: 'resource', key: input.uri, at, action: unchanged ? 'unchanged' : 'update', id, input });
   }
   const templates = lib.templates.length ? new Map((await core.resources.listTemplates()).map((t) => [t.uriTemplate, t])) : new Map();
@@ -96,21 +105,66 @@ async function planResources(core: Core, lib: ParsedLibrary): Promise<ResourcePl
   return out;
 }
 
+/**
+ * Which label goes on which of the file's versions (index into `versions`), by the
+ * options: nothing without --activate or --label; with --activate, the file's labels
+ * exactly (a file naming none: production on its version, or a history's last);
+ * with --label L, only L, on the version the file serves under production.
+ */
+function wantedLabels(p: ParsedPrompt, opts: PlanOptions): { main: string; at: Record<string, number> } | undefined {
+  const main = opts.label ?? (opts.activate ? PRODUCTION : undefined);
+  if (main === undefined) return undefined;
+  const fallback = p.versions.length - 1;
+  if (main === PRODUCTION) return { main, at: p.labels ?? { [PRODUCTION]: fallback } };
+  return { main, at: { [main]: p.labels?.[PRODUCTION] ?? fallback } };
+}
+
+/** The label moves a plan makes, given the database number of each file version (undefined: none). */
+function labelMoves(p: ParsedPrompt, state: PromptState | undefined, opts: PlanOptions, numberAt: (idx: number) => number | undefined) {
+  const wanted = wantedLabels(p, opts);
+  const out: { activate?: number; label?: string; labels?: Record<string, number>; missing: string[] } = { missing: [] };
+  if (!wanted) return out;
+  if (wanted.main !== PRODUCTION) out.label = wanted.main;
+  for (const [label, idx] of Object.entries(wanted.at).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const n = numberAt(idx);
+    if (n === undefined) {
+      out.missing.push(label);
+      continue;
+    }
+    const current = label === PRODUCTION ? (state?.activeVersion ?? null) : (state?.labels[label] ?? null);
+    if (current === n) continue;
+    if (label === wanted.main) out.activate = n;
+    else (out.labels ??= {})[label] = n;
+  }
+  return out;
+}
+
+const moveFields = (m: ReturnType<typeof labelMoves>) => ({
+  ...(m.activate !== undefined ? { activate: m.activate } : {}),
+  ...(m.label !== undefined ? { label: m.label } : {}),
+  ...(m.labels !== undefined ? { labels: m.labels } : {}),
+});
+const moves = (m: ReturnType<typeof labelMoves>) => m.activate !== undefined || m.labels !== undefined;
+
 /** Single-version file: a new version only when the content differs from the latest. */
 function planSingle(p: ParsedPrompt, state: PromptState | undefined, opts: PlanOptions): PromptPlanItem {
   const input = p.versions[0]!.input;
   const base = { file: p.file, name: p.name };
   if (!state) {
-    const activate = opts.activate ? 1 : undefined;
-    return { ...base, action: 'create', creates: [1], activate, write: { name: p.name, mode: 'create', expectLatest: 0, versions: [input], activate } };
+    const m = labelMoves(p, state, opts, () => 1);
+    return { ...base, action: 'create', creates: [1], ...moveFields(m), write: { name: p.name, mode: 'create', expectLatest: 0, versions: [input], ...moveFields(m) } };
   }
   const L = state.latestVersion;
   if (contentKey(input) !== contentKey(state.latest)) {
-    const activate = opts.activate ? L + 1 : undefined;
-    return { ...base, action: 'new-version', latest: L, creates: [L + 1], activate, write: { name: p.name, mode: 'append', expectLatest: L, versions: [input], activate } };
+    // An edited export still carries the note of the version it was exported from
+    // ("Initial seed version"); that note does not describe this edit.
+    const carried = input.note == null || input.note === state.latest.note || input.note === state.active?.note;
+    const version = carried ? { ...input, note: `imported from ${p.file}` } : input;
+    const m = labelMoves(p, state, opts, () => L + 1);
+    return { ...base, action: 'new-version', latest: L, creates: [L + 1], ...moveFields(m), write: { name: p.name, mode: 'append', expectLatest: L, versions: [version], ...moveFields(m) } };
   }
-  const activate = opts.activate && state.activeVersion !== L ? L : undefined;
-  return { ...base, action: 'unchanged', latest: L, activate, ...(activate ? { write: { name: p.name, mode: 'append', expectLatest: L, versions: [], activate } } : {}) };
+  const m = labelMoves(p, state, opts, () => L);
+  return { ...base, action: 'unchanged', latest: L, ...moveFields(m), ...(moves(m) ? { write: { name: p.name, mode: 'append', expectLatest: L, versions: [], ...moveFields(m) } } : {}) };
 }
 
 /**
@@ -122,12 +176,11 @@ function planSingle(p: ParsedPrompt, state: PromptState | undefined, opts: PlanO
 function planHistory(p: ParsedPrompt, state: PromptState | undefined, opts: PlanOptions): PromptPlanItem {
   const base = { file: p.file, name: p.name };
   const fileKeys = p.versions.map((v) => contentKey(v.input));
-  const activeIdx = p.active !== undefined ? p.versions.findIndex((v) => v.number === p.active) : p.versions.length - 1;
   const inputs = p.versions.map((v) => v.input);
   if (!state) {
-    const activate = opts.activate ? activeIdx + 1 : undefined;
+    const m = labelMoves(p, state, opts, (idx) => idx + 1);
     const creates = inputs.map((_, i) => i + 1);
-    return { ...base, action: 'create', creates, activate, write: { name: p.name, mode: 'create', expectLatest: 0, versions: inputs, activate } };
+    return { ...base, action: 'create', creates, ...moveFields(m), write: { name: p.name, mode: 'create', expectLatest: 0, versions: inputs, ...moveFields(m) } };
   }
   const history: Version[] = state.history ?? [state.latest];
   const L = state.latestVersion;
@@ -135,24 +188,23 @@ function planHistory(p: ParsedPrompt, state: PromptState | undefined, opts: Plan
   while (prefix < fileKeys.length && prefix < history.length && fileKeys[prefix] === contentKey(history[prefix]!)) prefix++;
 
   let append: VersionInput[];
-  let target: number | undefined; // database number of the file's active version
+  let numberAt: (idx: number) => number | undefined; // database number of the file's version idx
   let note: string | undefined;
   if (prefix === history.length || prefix === fileKeys.length) {
     append = inputs.slice(prefix);
-    target = activeIdx < prefix ? history[activeIdx]!.version : L + (activeIdx - prefix) + 1;
+    numberAt = (idx) => (idx < prefix ? history[idx]!.version : L + (idx - prefix) + 1);
   } else {
     const last = inputs.at(-1)!;
     const changed = fileKeys.at(-1) !== contentKey(state.latest);
     append = changed ? [last] : [];
-    const byContent = history.findLast((h) => contentKey(h) === fileKeys[activeIdx]);
-    target = activeIdx === inputs.length - 1 ? (changed ? L + 1 : L) : byContent?.version;
+    numberAt = (idx) => (idx === inputs.length - 1 ? (changed ? L + 1 : L) : history.findLast((h) => contentKey(h) === fileKeys[idx])?.version);
     note = `history differs from the database's after version ${prefix}; ${changed ? 'imported the last version as a new one' : 'the last version is unchanged'}`;
-    if (target === undefined && opts.activate) note += `; version ${p.active} is not in the database, nothing activated`;
   }
-  const activate = opts.activate && target !== undefined && target !== state.activeVersion ? target : undefined;
+  const m = labelMoves(p, state, opts, numberAt);
+  if (m.missing.length) note = `${note ? `${note}; ` : ''}the version${m.missing.length > 1 ? 's' : ''} labelled ${m.missing.join(', ')} ${m.missing.length > 1 ? 'are' : 'is'} not in the database, not moved`;
   const creates = append.map((_, i) => L + i + 1);
-  const write: BulkWrite | undefined = append.length || activate !== undefined ? { name: p.name, mode: 'append', expectLatest: L, versions: append, activate } : undefined;
-  return { ...base, action: append.length ? 'new-version' : 'unchanged', latest: L, creates, activate, ...(note ? { note } : {}), ...(write ? { write } : {}) };
+  const write: BulkWrite | undefined = append.length || moves(m) ? { name: p.name, mode: 'append', expectLatest: L, versions: append, ...moveFields(m) } : undefined;
+  return { ...base, action: append.length ? 'new-version' : 'unchanged', latest: L, creates, ...moveFields(m), ...(note ? { note } : {}), ...(write ? { write } : {}) };
 }
 
 export async function planImport(core: Core, lib: ParsedLibrary, opts: PlanOptions = {}): Promise<ImportPlan> {
@@ -160,7 +212,7 @@ export async function planImport(core: Core, lib: ParsedLibrary, opts: PlanOptio
   for (const pr of lib.problems.filter((x) => x.file === MANIFEST)) {
     resources.push({ kind: 'resource', key: MANIFEST, at: MANIFEST, action: 'error', errors: pr.errors });
   }
-  const bulk = createBulkImport(core);
+  const { bulk } = core;
   const states = new Map([
     ...(await bulk.load(lib.prompts.filter((p) => !p.history).map((p) => p.name))),
     ...(await bulk.load(lib.prompts.filter((p) => p.history).map((p) => p.name), { history: true })),
@@ -181,7 +233,7 @@ export async function planImport(core: Core, lib: ParsedLibrary, opts: PlanOptio
       validateVersion(v.input, stored).map((e) => ({ path: (p.history ? `versions[${i}].` : '') + e.path, message: e.message })),
     );
     if (errors.length) prompts.push({ file: p.file, name: p.name, action: 'error', errors });
-    else prompts.push((p.history ? planHistory : planSingle)(p, states.get(p.name), opts));
+    else prompts.push({ ...(p.history ? planHistory : planSingle)(p, states.get(p.name), opts), ...(p.tags ? { tags: p.tags } : {}) });
   }
   prompts.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { root: lib.root, resources, prompts };

@@ -1,7 +1,7 @@
 // Reads a library directory (or one prompt file) into validated API inputs. Every
 // problem is collected per file with the failing field, so one bad file never hides
 // the others; checks that need the database (stored resources) happen in the planner.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import type { z } from 'zod';
@@ -11,8 +11,10 @@ import {
 } from '../core/index.js';
 import {
   HistoryFileSchema, isTextMime, ManifestResourceSchema, ManifestSchema, ManifestTemplateSchema, PromptFileSchema,
-  toVersionInput, type InlineMediaFile,
+  toMessageInput, toVersionInput, type InlineMediaFile,
 } from './format.js';
+import { mergeFieldErrors, semanticErrorsOf } from '../core/validate-version.js';
+import { createLibraryReader, FileError, type LibraryReader, type ReadLimits } from './safe-read.js';
 
 export interface ParsedPrompt {
   /** path shown in reports, relative to the library root: `prompts/x.yaml` */
@@ -23,6 +25,14 @@ export interface ParsedPrompt {
   versions: { number?: number; input: VersionInput }[];
   /** history files: the version number the file says is served */
   active?: number;
+  /**
+   * The file's labels: label → index into `versions` (a single-version file's labels
+   * are on its one version; a history file's `active: N` is production on version N).
+   * Absent when the file names no label at all.
+   */
+  labels?: Record<string, number>;
+  /** The prompt's tags (`tags:`); absent when the file names none, and the prompt's stay as they are. */
+  tags?: string[];
 }
 
 export interface FileProblem {
@@ -41,58 +51,99 @@ export interface ParsedLibrary {
 export const MANIFEST = 'resources.yaml';
 const PROMPT_EXT = /\.(ya?ml|json)$/i;
 
-class FileError extends Error {
-  constructor(readonly errors: FieldError[]) {
-    super(errors.map((e) => `${e.path}: ${e.message}`).join('; '));
-  }
-}
-
 const zodErrors = (e: z.ZodError, prefix = ''): FieldError[] =>
   e.issues.map((i) => ({ path: prefix + (formatPath(i.path) || '(file)'), message: i.message }));
 
+const lineAt = (text: string, offset: number) => text.slice(0, offset).split('\n').length;
+
+/**
+ * An unclosed quote is reported by the parser where the file ends; the fault is where
+ * the quoted value opens, so point there.
+ */
+function unclosedQuoteError(doc: YAML.Document, text: string, e: YAML.YAMLError): FieldError | undefined {
+  if (e.code !== 'MISSING_CHAR' || !/quote/i.test(e.message)) return undefined;
+  let opened: number | undefined;
+  YAML.visit(doc, {
+    Scalar(_, n) {
+      if ((n.type === 'QUOTE_DOUBLE' || n.type === 'QUOTE_SINGLE') && n.range && n.range[0] <= e.pos[0] && n.range[1] >= e.pos[0]) opened = n.range[0];
+    },
+  });
+  if (opened === undefined) return undefined;
+  const quote = text[opened] === "'" ? 'single' : 'double';
+  return { path: `line ${lineAt(text, opened)}`, message: `the ${quote} quote opened here is never closed` };
+}
+
 function parseYaml(text: string): unknown {
-  const doc = YAML.parseDocument(text, { uniqueKeys: true, prettyErrors: true });
-  if (doc.errors.length) {
-    throw new FileError(doc.errors.map((e) => ({ path: e.linePos ? `line ${e.linePos[0].line}` : '(file)', message: e.message.split('\n')[0]!.replace(/:\s*$/, '') })));
-  }
-  return doc.toJS();
-}
-
-/** A path from a library file, refused if it leaves the library root. */
-function inside(root: string, rel: string, field: string): string {
-  const abs = path.resolve(root, rel);
-  const back = path.relative(root, abs);
-  if (back.startsWith('..') || path.isAbsolute(back)) throw new FileError([{ path: field, message: `"${rel}" is outside the library directory` }]);
-  return abs;
-}
-
-function readBytes(root: string, rel: string, field: string): Buffer {
-  const abs = inside(root, rel, field);
+  // The parser refuses alias bombs and similar by throwing from toJS (and deep nesting
+  // can overflow the stack); either is this file's error, not the whole import's.
   try {
-    return readFileSync(abs);
+    const doc = YAML.parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+    if (doc.errors.length) {
+      throw new FileError(
+        doc.errors.map(
+          (e) => unclosedQuoteError(doc, text, e) ?? { path: e.linePos ? `line ${e.linePos[0].line}` : '(file)', message: e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?\s*$/, '').replace(/:\s*$/, '') },
+        ),
+      );
+    }
+    return doc.toJS();
   } catch (e) {
-    throw new FileError([{ path: field, message: `cannot read ${rel}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` }]);
+    if (e instanceof FileError) throw e;
+    throw new FileError([{ path: '(file)', message: `cannot parse: ${e instanceof Error ? e.message : String(e)}` }]);
   }
 }
 
-function parsePromptFile(root: string, abs: string, shown: string): ParsedPrompt {
-  const raw = parseYaml(readFileSync(abs, 'utf8'));
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new FileError([{ path: '(file)', message: 'expected a mapping with name and messages' }]);
-  const history = 'versions' in raw;
-  const parsed = history ? HistoryFileSchema.safeParse(raw) : PromptFileSchema.safeParse(raw);
-  if (!parsed.success) throw new FileError(zodErrors(parsed.error));
-  const name = parsed.data.name;
+/** The name checks, on whatever `name` the file has: its format, and that it matches the file name. */
+function nameErrors(name: unknown, shown: string): FieldError[] {
+  if (typeof name !== 'string') return [];
   const errors: FieldError[] = [];
   const nameCheck = PromptNameSchema.safeParse(name);
   if (!nameCheck.success) errors.push(...zodErrors(nameCheck.error, 'name'));
-  const base = path.basename(abs).replace(PROMPT_EXT, '');
-  if (base !== name) errors.push({ path: 'name', message: `"${name}" does not match the file name (${path.basename(abs)}); name the file ${name}.yaml` });
+  const fileName = path.posix.basename(shown);
+  const base = fileName.replace(PROMPT_EXT, '');
+  if (base !== name) {
+    // Advise only a rename that would be valid.
+    const fix = nameCheck.success ? `name the file ${name}${path.posix.extname(fileName)}` : PromptNameSchema.safeParse(base).success ? `set name: ${base}` : 'pick a valid name and name the file after it';
+    errors.push({ path: 'name', message: `"${name}" does not match the file name (${fileName}); ${fix}` });
+  }
+  return errors;
+}
+
+/** A file version (raw) → its API input as far as it converts, for the checks a failed schema would hide. */
+function salvageVersion(fv: unknown, media: (m: InlineMediaFile) => string): unknown {
+  if (!fv || typeof fv !== 'object') return undefined;
+  const v = fv as { arguments?: unknown; messages?: unknown };
+  const messages = Array.isArray(v.messages)
+    ? v.messages.map((m) => {
+        try {
+          return toMessageInput(m as never, media);
+        } catch {
+          return undefined;
+        }
+      })
+    : [];
+  return { arguments: v.arguments, messages };
+}
+
+function parsePromptFile(reader: LibraryReader, shown: string): ParsedPrompt {
+  const raw = parseYaml(reader.read(shown, '(file)').toString('utf8'));
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new FileError([{ path: '(file)', message: 'expected a mapping with name and messages' }]);
+  const history = 'versions' in raw;
+  const noMedia = () => '';
+  const parsed = history ? HistoryFileSchema.safeParse(raw) : PromptFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    // Every error of the file at once: the schema's, the name's and the templates'.
+    const rawVersions = history ? (Array.isArray((raw as { versions?: unknown }).versions) ? ((raw as { versions: unknown[] }).versions) : []) : [raw];
+    const semantic = rawVersions.flatMap((fv, i) => semanticErrorsOf(salvageVersion(fv, noMedia)).map((e) => ({ ...e, path: (history ? `versions[${i}].` : '') + e.path })));
+    throw new FileError(mergeFieldErrors(zodErrors(parsed.error), nameErrors((raw as { name?: unknown }).name, shown), semantic));
+  }
+  const name = parsed.data.name;
+  const errors: FieldError[] = nameErrors(name, shown);
 
   const fileVersions = 'versions' in parsed.data ? parsed.data.versions : [{ ...parsed.data, version: undefined }];
   const versions: ParsedPrompt['versions'] = [];
   fileVersions.forEach((fv, i) => {
     const prefix = history ? `versions[${i}].` : '';
-    const media = (m: InlineMediaFile) => readBytes(root, m.file, `${prefix}messages`).toString('base64');
+    const media = (m: InlineMediaFile) => reader.read(m.file, `${prefix}messages`).toString('base64');
     let candidate: Record<string, unknown>;
     try {
       candidate = toVersionInput(fv, media);
@@ -101,19 +152,30 @@ function parsePromptFile(root: string, abs: string, shown: string): ParsedPrompt
       throw e;
     }
     const input = VersionInputSchema.safeParse(candidate);
-    if (!input.success) errors.push(...zodErrors(input.error, prefix));
+    if (!input.success) errors.push(...mergeFieldErrors(zodErrors(input.error), semanticErrorsOf(candidate)).map((e) => ({ ...e, path: prefix + e.path })));
     else versions.push({ number: fv.version, input: input.data });
   });
   if (errors.length) throw new FileError(errors);
   const active = 'versions' in parsed.data ? (parsed.data.active ?? undefined) : undefined;
-  return { file: shown, name, history, versions, ...(active !== undefined ? { active } : {}) };
+  let labels: Record<string, number> | undefined;
+  if ('versions' in parsed.data) {
+    const vs = parsed.data.versions;
+    if (active !== undefined || vs.some((v) => v.labels)) {
+      labels = {};
+      vs.forEach((v, i) => {
+        for (const l of v.labels ?? []) labels![l] = i;
+      });
+      if (active !== undefined) labels.production = vs.findIndex((v) => v.version === active);
+    }
+  } else if (parsed.data.labels) labels = Object.fromEntries(parsed.data.labels.map((l) => [l, 0]));
+  const tags = parsed.data.tags;
+  return { file: shown, name, history, versions, ...(active !== undefined ? { active } : {}), ...(labels ? { labels } : {}), ...(tags ? { tags } : {}) };
 }
 
-function readManifest(root: string, lib: ParsedLibrary): void {
-  const abs = path.join(root, MANIFEST);
+function readManifest(reader: LibraryReader, lib: ParsedLibrary): void {
   let raw: unknown;
   try {
-    raw = parseYaml(readFileSync(abs, 'utf8')) ?? {};
+    raw = parseYaml(reader.read(MANIFEST, '(file)').toString('utf8')) ?? {};
   } catch (e) {
     if (e instanceof FileError) return void lib.problems.push({ file: MANIFEST, errors: e.errors });
     throw e;
@@ -130,7 +192,7 @@ function readManifest(root: string, lib: ParsedLibrary): void {
       let content: { text: string } | { blob: string };
       if (text !== undefined) content = { text };
       else {
-        const bytes = readBytes(root, file!, `${at}.file`);
+        const bytes = reader.read(file!, `${at}.file`);
         content = !(binary ?? !isTextMime(meta.mimeType)) ? { text: bytes.toString('utf8') } : { blob: bytes.toString('base64') };
       }
       const input = ResourceInputSchema.safeParse({ ...meta, ...content });
@@ -153,31 +215,39 @@ function readManifest(root: string, lib: ParsedLibrary): void {
 /**
  * `target` is a library directory (`prompts/` and/or `resources.yaml`) or a single
  * prompt file; for a file, media paths resolve against its library root (the parent
- * of `prompts/`) and no manifest is read.
+ * of `prompts/`) and no manifest is read. Files are read through the safe reader
+ * (safe-read.ts): no symlinks, only regular files, size caps from `limits`.
+ * `onFile` hears about each prompt file read (import progress).
  */
-export function readLibrary(target: string): ParsedLibrary {
+export function readLibrary(target: string, limits: ReadLimits = {}, onFile?: (done: number, total: number) => void): ParsedLibrary {
   const abs = path.resolve(target);
   if (!existsSync(abs)) throw new Error(`${target}: no such file or directory`);
   const isFile = statSync(abs).isFile();
   const root = isFile ? (path.basename(path.dirname(abs)) === 'prompts' ? path.dirname(path.dirname(abs)) : path.dirname(abs)) : abs;
   const lib: ParsedLibrary = { root, prompts: [], resources: [], templates: [], problems: [] };
+  const reader = createLibraryReader(root, limits);
 
   let files: string[];
-  if (isFile) files = [abs];
+  if (isFile) files = [path.relative(root, abs).split(path.sep).join('/')];
   else {
-    const dir = path.join(root, 'prompts');
-    const hasManifest = existsSync(path.join(root, MANIFEST));
-    if (!existsSync(dir) && !hasManifest) throw new Error(`${target}: not a prompt library (no prompts/ directory and no ${MANIFEST})`);
-    if (hasManifest) readManifest(root, lib);
-    // Sorted so plans, reports and version numbering do not depend on directory order.
-    files = existsSync(dir) ? readdirSync(dir).filter((f) => PROMPT_EXT.test(f)).sort().map((f) => path.join(dir, f)) : [];
+    const dir = reader.probe('prompts');
+    const manifest = reader.probe(MANIFEST);
+    if (dir === 'missing' && manifest === 'missing') throw new Error(`${target}: not a prompt library (no prompts/ directory and no ${MANIFEST})`);
+    if (manifest !== 'missing') readManifest(reader, lib);
+    files = [];
+    if (dir === 'dir') {
+      // Sorted so plans, reports and version numbering do not depend on directory order.
+      files = readdirSync(path.join(root, 'prompts')).filter((f) => PROMPT_EXT.test(f)).sort().map((f) => `prompts/${f}`);
+    } else if (dir !== 'missing') {
+      const why = typeof dir === 'object' ? dir.refused : 'prompts is not a directory';
+      lib.problems.push({ file: 'prompts', errors: [{ path: '(file)', message: `${why}; no prompt files were read` }] });
+    }
   }
 
   const seen = new Map<string, string>();
-  for (const f of files) {
-    const shown = path.relative(root, f).split(path.sep).join('/');
+  for (const [i, shown] of files.entries()) {
     try {
-      const p = parsePromptFile(root, f, shown);
+      const p = parsePromptFile(reader, shown);
       const dup = seen.get(p.name);
       if (dup) throw new FileError([{ path: 'name', message: `prompt "${p.name}" is also defined in ${dup}` }]);
       seen.set(p.name, shown);
@@ -186,6 +256,7 @@ export function readLibrary(target: string): ParsedLibrary {
       if (!(e instanceof FileError)) throw e;
       lib.problems.push({ file: shown, errors: e.errors });
     }
+    onFile?.(i + 1, files.length);
   }
   return lib;
 }

@@ -2,7 +2,7 @@
 // start, and on demand by `promptd seed` (an idempotent import with activation).
 import path from 'node:path';
 import type { Core } from '../core/index.js';
-import { projectRoot } from '../db/paths.js';
+import { projectRoot } from '../paths.js';
 import { applyPlan, importLibrary, type ImportOptions, type ImportReport } from './apply.js';
 import { readLibrary } from './read-library.js';
 import { planImport } from './plan.js';

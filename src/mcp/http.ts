@@ -2,16 +2,29 @@
 // One SDK transport + one MCP server per session (Mcp-Session-Id); the SDK's
 // web-standard transport does the protocol work (POST, GET notification stream,
 // DELETE, protocol-version and body-size checks). This file adds what is ours:
-// the session table, idle clean-up, DNS-rebinding protection and the bearer token.
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+// the session table (caps, expiry, eviction), DNS-rebinding protection and
+// authentication (src/mcp/mcp-auth.ts: MCP client tokens, the static token, OAuth
+// access tokens), with each session bound to the principal that opened it.
+import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Core } from '../core/index.js';
+import { createHostAllowList, type HostAllowList } from '../http/host-allowlist.js';
 import { connectMcpServer, createMcpServer } from './server.js';
 import type { ErrorLog } from './errors.js';
 import { createLegacySseApp } from './legacy-sse.js';
+import { MAX_BODY_BYTES, holdsRequest, readJsonBody, rpcError } from './json-body.js';
+import { createSessionTable, type SessionLimits, type SessionTable } from './session-table.js';
+
+export { isLoopbackHost } from '../http/host-allowlist.js';
+import { clientAddress } from '../http/client-address.js';
+export { clientAddress };
+import { sessionAuthFor } from './session-label.js';
+import { callerSubject, requestSubject, rpcTooMany } from '../http/rate-limit.js';
+import { observeMcpTransport } from './observe.js';
+import type { McpMetrics } from '../metrics/metrics.js';
+import { createMcpAuth, type McpAuth, type McpPrincipal } from './mcp-auth.js';
+import type { McpSessionAuth } from '../core/mcp-scope.js';
 
 export interface McpHttpLogger {
   info(...a: unknown[]): void;
@@ -20,16 +33,40 @@ export interface McpHttpLogger {
 
 export interface McpHttpOptions {
   core: Core;
-  /** PROMPTD_MCP_TOKEN: when set, every request needs `Authorization: Bearer <token>`. */
+  /**
+   * PROMPTD_MCP_TOKEN: the shared token (full scope). When set, or when any MCP client
+   * token exists, every request needs a token (src/mcp/mcp-auth.ts).
+   */
   token?: string;
-  /** The interface the server is bound to; loopback turns on Host/Origin checks. */
+  /** Who may connect (src/mcp/mcp-auth.ts); default: MCP client tokens stored in `core` and the static token. */
+  auth?: McpAuth;
+  /** The interface the server is bound to; loopback turns on Host checks (Origin is checked on every bind). */
   host: string;
   /** The bound port; read on every request, so a getter resolved after listen works. */
   port: number;
-  /** Sessions without a request for this long are closed (default 30 min). */
+  /** The Host allow-list shared with the rest of the app (default: built from host/port). */
+  hosts?: HostAllowList;
+  /** Sessions without a request (nor an open stream) for this long are closed (default 30 min). */
   sessionIdleMs?: number;
+  /** Cap on concurrent sessions (default 1000); over it the least recently used one is closed. */
+  maxSessions?: number;
+  /** The other limits of the session table (src/mcp/session-table.ts). */
+  sessions?: Partial<SessionLimits>;
+  /** PROMPTD_TRUST_PROXY: the client address is the last X-Forwarded-For entry (set by our proxy). */
+  trustProxy?: boolean;
+  /**
+   * Rate limits (docs/rate-limits.md): every HTTP request to /mcp and every legacy
+   * SSE request counts against the MCP limit of the MCP client token that sent it (its
+   * own limit, else the setting), of PROMPTD_MCP_TOKEN, of the OAuth subject, or of the
+   * client address when the request is anonymous or its token is wrong. Off when false.
+   */
+  rateLimit?: boolean;
+  /** Clock of the session table (tests). */
+  now?: () => number;
   logger?: McpHttpLogger;
   pageSize?: number;
+  /** resources/subscribe entries per session (default 100). */
+  maxSubscriptions?: number;
   /** The tools face (default on) and per-prompt tools (default off). */
   tools?: boolean;
   promptTools?: boolean;
@@ -38,8 +75,8 @@ export interface McpHttpOptions {
    * balancer can route a session's requests to the instance that holds it.
    */
   instanceId?: string;
-  /** Cap on concurrent sessions, so unauthenticated initialize floods cannot exhaust memory (default 1000). */
-  maxSessions?: number;
+  /** Request, session and notification metrics (src/metrics); none when absent. */
+  metrics?: McpMetrics;
 }
 
 export interface McpHttpApp {
@@ -48,124 +85,93 @@ export interface McpHttpApp {
   legacyApp: Hono;
   closeAll(): Promise<void>;
   sessionCount(): number;
+  /** The shared session table (expiry can be driven from tests with an injected clock). */
+  table: SessionTable;
+  /** Who a session's client is and its scope (usage and audit). */
+  sessionAuth(id: string): McpSessionAuth | undefined;
 }
 
 interface Entry {
   transport: WebStandardStreamableHTTPServerTransport;
-  server: Server;
-  lastSeen: number;
-  /** Open GET notification streams: a client listening is not idle. */
-  streams: number;
-}
-
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
-
-export const isLoopbackHost = (host: string) => ['localhost', '::1', '[::1]'].includes(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
-
-function rpcError(c: Context, status: 400 | 401 | 403 | 404 | 413 | 503, code: number, message: string, headers: Record<string, string> = {}) {
-  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, headers);
+  /** The principal that opened the session: only it may use the session id (hijacking). */
+  principal: string;
+  close(): Promise<void>;
+  /** Who opened the session: every later request must be the same caller. */
+  auth: McpSessionAuth;
 }
 
 /**
- * DNS rebinding: a page on evil.example.com whose name resolves to 127.0.0.1 can
- * reach a loopback server, but its requests carry `Host: evil.example.com` and
- * its Origin. Only loopback names (any port for Origin, ours for Host) pass.
- * Returns the refusal, or undefined when the request may pass.
+ * DNS rebinding: a foreign Host or Origin is refused (the app-wide middleware checks
+ * Host too; this keeps the MCP app safe when mounted on its own, and checks Origin).
  */
-function rebindingCheck(opts: McpHttpOptions): (c: Context) => Response | undefined {
-  if (!isLoopbackHost(opts.host)) return () => undefined;
-  // The port is known only after listen (port 0 in tests): recompute when it changes.
-  let forPort = -1;
-  let allowed = new Set<string>();
+function rebindingCheck(hosts: HostAllowList): (c: Context) => Response | undefined {
   return (c) => {
-    const port = opts.port;
-    if (port !== forPort) {
-      allowed = new Set(LOOPBACK_NAMES.flatMap((n) => [n, `${n}:${port}`]));
-      forPort = port;
-    }
-    const host = (c.req.header('host') ?? '').toLowerCase();
-    if (!allowed.has(host)) return rpcError(c, 403, -32000, `Forbidden: Host "${host}" is not allowed on a loopback-bound server`);
+    const host = c.req.header('host') ?? '';
+    if (hosts.active && !hosts.allowsHost(host)) return rpcError(c, 403, -32000, `Forbidden: Host "${host}" is not allowed (PROMPTD_ALLOWED_HOSTS extends the list)`);
     const origin = c.req.header('origin');
-    if (origin !== undefined) {
-      let name = '';
-      try {
-        name = new URL(origin).hostname.toLowerCase();
-      } catch {
-        /* "null" or garbage: rejected below */
-      }
-      if (!LOOPBACK_NAMES.includes(name)) return rpcError(c, 403, -32000, `Forbidden: Origin "${origin}" is not allowed`);
-    }
+    if (origin !== undefined && !hosts.allowsOrigin(origin)) return rpcError(c, 403, -32000, `Forbidden: Origin "${origin}" is not allowed (PROMPTD_ALLOWED_ORIGINS extends the list)`);
     return undefined;
   };
 }
 
-function bearerCheck(token: string | undefined): (c: Context) => Response | undefined {
-  if (!token) return () => undefined;
-  // Comparing fixed-length digests keeps the comparison constant-time whatever the
-  // length of the presented token.
-  const digest = (s: string) => createHash('sha256').update(s).digest();
-  const expected = digest(token);
-  return (c) => {
-    const m = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '');
-    if (!m || !timingSafeEqual(digest(m[1]!.trim()), expected)) {
-      return rpcError(c, 401, -32001, 'Unauthorized: send Authorization: Bearer <PROMPTD_MCP_TOKEN>', {
-        'WWW-Authenticate': 'Bearer realm="promptd-mcp"',
-      });
-    }
-    return undefined;
-  };
+/** The shared PROMPTD_MCP_TOKEN as a caller: its rate-limit bucket and its audit actor. */
+const MCP_TOKEN_CALLER = { actor: 'mcp-token', tokenId: null, name: 'PROMPTD_MCP_TOKEN' } as const;
+
+/** The JSON-RPC id of a refused POST, so the client can match the error to its request (null: none, or a batch). */
+async function rpcIdOf(c: Context): Promise<unknown> {
+  if (c.req.method !== 'POST') return null;
+  try {
+    const read = readJsonBody(c);
+    const body = read ? await read.then((r) => ('body' in r ? r.body : undefined)) : await c.req.json();
+    return body && typeof body === 'object' && !Array.isArray(body) ? (body as { id?: unknown }).id : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
- * The JSON body of a POST, read straight from Node's IncomingMessage when the app
- * runs under @hono/node-server (c.env.incoming). The SDK transport would read it
- * through a WHATWG ReadableStream that node-server builds per request, the largest
- * avoidable cost on the prompts/get path; it accepts the parsed body instead.
- * undefined: not applicable here (no Node request, not JSON, declared too large),
- * and the transport reads and checks the body itself.
+ * After the Host/Origin check: authentication (src/mcp/mcp-auth.ts: MCP client tokens,
+ * the static token, OAuth access tokens), then the rate limit of whoever the request
+ * counts as, then the audit's note of a token's use. A refused or anonymous request counts
+ * against its address, so guessing tokens is limited too.
  */
-function readJsonBody(c: Context): Promise<{ body: unknown } | { refused: Response }> | undefined {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (!incoming || c.req.method !== 'POST' || incoming.readableDidRead || incoming.readableEnded) return undefined;
-  if (!(c.req.header('content-type') ?? '').includes('application/json')) return undefined;
-  if (Number(c.req.header('content-length')) > MAX_BODY_BYTES) return undefined;
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (r: { body: unknown } | { refused: Response }) => {
-      incoming.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onError);
-      resolve(r);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        incoming.pause();
-        done({ refused: rpcError(c, 413, -32000, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`) });
-      } else chunks.push(chunk);
-    };
-    const onEnd = () => {
-      try {
-        done({ body: JSON.parse(Buffer.concat(chunks, size).toString('utf8')) });
-      } catch {
-        done({ refused: rpcError(c, 400, -32700, 'Parse error: Invalid JSON') });
-      }
-    };
-    const onError = () => done({ refused: rpcError(c, 400, -32000, 'Bad Request: the request body could not be read') });
-    incoming.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onError);
-  });
+function admissionCheck(opts: McpHttpOptions, auth: McpAuth): (c: Context) => Promise<McpPrincipal | Response> {
+  const rate = opts.rateLimit ? { limiter: opts.core.rateLimiter, trustProxy: opts.trustProxy } : undefined;
+  return async (c) => {
+    const admitted = await auth.admit(c);
+    const principal = admitted instanceof Response ? undefined : admitted;
+    const viaToken = principal?.id === 'static-token';
+    // An MCP client token counts against its own bucket, with its own per-token limit.
+    const client = principal?.token;
+    const clientCaller = client
+      ? { actor: client.actor, tokenId: client.tokenId, name: client.tokenName, mcpRatePerMinute: client.mcpRatePerMinute, writeRatePerMinute: client.writeRatePerMinute }
+      : undefined;
+    if (rate) {
+      const subject = clientCaller
+        ? callerSubject(clientCaller)
+        : viaToken
+          ? callerSubject(MCP_TOKEN_CALLER)
+          : principal && principal.id !== 'anonymous'
+            ? callerSubject({ actor: principal.id, tokenId: null, name: principal.id })
+            : requestSubject(c, rate);
+      const refusal = rate.limiter.check(subject, 'mcp');
+      if (refusal) return rpcTooMany(refusal, await rpcIdOf(c));
+    }
+    if (clientCaller) opts.core.tokenUse.used({ actor: clientCaller.actor, entityKey: String(clientCaller.tokenId), name: clientCaller.name, tokenId: clientCaller.tokenId, face: 'mcp' });
+    else if (viaToken) opts.core.tokenUse.used({ ...MCP_TOKEN_CALLER, entityKey: MCP_TOKEN_CALLER.name, face: 'mcp' });
+    return admitted;
+  };
 }
 
 /** Counts the GET stream as activity while it is open; the bytes pass through untouched. */
-function watchStream(res: Response, entry: Entry): Response {
+function watchStream(res: Response, opened: () => void, closed: () => void): Response {
   const reader = res.body!.getReader();
-  entry.streams++;
+  opened();
   let open = true;
   const end = () => {
     if (open) {
       open = false;
-      entry.streams--;
-      entry.lastSeen = Date.now();
+      closed();
     }
   };
   const body = new ReadableStream<Uint8Array>({
@@ -191,106 +197,127 @@ function watchStream(res: Response, entry: Entry): Response {
 
 export function createMcpHttpApp(opts: McpHttpOptions): McpHttpApp {
   const { core, logger } = opts;
-  const idleMs = opts.sessionIdleMs ?? 30 * 60_000;
   const sessions = new Map<string, Entry>();
-  let sweeper: NodeJS.Timeout | undefined;
 
   const log: ErrorLog = (msg, e) => {
     if (logger) logger.error({ err: e }, `mcp: ${msg}`);
     else process.stderr.write(`promptd mcp: ${msg}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   };
 
-  const closeEntry = async (e: Entry) => {
-    try {
-      await e.server.close(); // closes the transport, which drops the session below
-    } catch (err) {
-      log('closing a session failed', err);
-    }
-  };
+  const table = createSessionTable({
+    limits: { ...(opts.sessionIdleMs !== undefined ? { idleMs: opts.sessionIdleMs } : {}), ...(opts.maxSessions !== undefined ? { max: opts.maxSessions } : {}), ...opts.sessions },
+    now: opts.now,
+    log: (msg, id) => logger?.info({ session: id }, msg),
+    onError: log,
+  });
 
-  function sweep() {
-    const cutoff = Date.now() - idleMs;
-    for (const [id, e] of sessions) {
-      if (e.streams === 0 && e.lastSeen < cutoff) {
-        logger?.info({ session: id }, 'mcp: closing idle session');
-        void closeEntry(e);
-      }
-    }
-  }
+  const serverOptions = { core, pageSize: opts.pageSize, tools: opts.tools, promptTools: opts.promptTools, maxSubscriptions: opts.maxSubscriptions, log };
 
-  function track(id: string, entry: Entry) {
-    sessions.set(id, entry);
-    sweeper ??= setInterval(sweep, Math.max(1_000, Math.min(idleMs / 2, 60_000))).unref();
-  }
-
-  async function newSession(c: Context): Promise<Response> {
-    let entry: Entry | undefined;
+  async function newSession(c: Context, client: string, principal: McpPrincipal): Promise<Response> {
+    // `?label=staging` (or a client token's own label): the session serves that view for its whole life, if the grant allows it.
+    const auth = await sessionAuthFor(c, core, mcpAuth, principal);
+    if (auth instanceof Response) return auth;
+    const label = auth.scope.label;
+    const slot = table.reserve(client);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => (opts.instanceId ? `${opts.instanceId}-${randomUUID()}` : randomUUID()),
       onsessioninitialized: (id) => {
-        if (entry) track(id, entry);
+        sessions.set(id, entry);
+        slot.commit(id, entry.close);
       },
       maxRequestBodySize: MAX_BODY_BYTES,
     });
     // Set before connect(): the SDK chains it with its own close handling.
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) {
+        sessions.delete(transport.sessionId);
+        table.remove(transport.sessionId);
+      }
     };
-    const server = createMcpServer({ core, pageSize: opts.pageSize, tools: opts.tools, promptTools: opts.promptTools, log });
-    entry = { transport, server, lastSeen: Date.now(), streams: 0 };
-    await connectMcpServer(server, transport, core);
-    const res = await transport.handleRequest(c.req.raw);
-    // Not an initialize request (the transport answered 400): nothing to keep.
-    if (!transport.sessionId) await server.close();
-    return res;
+    const server = createMcpServer({ ...serverOptions, label, auth, transport: 'http' });
+    const entry: Entry = { transport, principal: principal.id, close: () => server.close(), auth };
+    try {
+      await connectMcpServer(server, transport, core);
+      if (opts.metrics) observeMcpTransport(transport, opts.metrics, { transport: 'streamable_http', label });
+      const read = await readJsonBody(c);
+      if (read && 'refused' in read) return read.refused;
+      return await transport.handleRequest(c.req.raw, read ? { parsedBody: read.body } : undefined);
+    } finally {
+      slot.release();
+      // Not an initialize request (the transport answered 400): nothing to keep.
+      if (!transport.sessionId) await server.close();
+    }
   }
 
-  const rebinding = rebindingCheck(opts);
-  const bearer = bearerCheck(opts.token);
-  const maxSessions = opts.maxSessions ?? 1000;
-  // Same checks, same cap and the same notifier fan-out as /mcp.
+  const hosts = opts.hosts ?? createHostAllowList({ host: opts.host, get port() { return opts.port; } });
+  const rebinding = rebindingCheck(hosts);
+  const mcpAuth = opts.auth ?? createMcpAuth({ core, token: opts.token });
+  const admission = admissionCheck(opts, mcpAuth);
+  // Same checks, the same session table and the same notifier fan-out as /mcp.
   const legacy = createLegacySseApp({
-    core,
-    log,
-    pageSize: opts.pageSize,
-    tools: opts.tools,
-    promptTools: opts.promptTools,
-    check: (c) => rebinding(c) ?? bearer(c),
-    admit: (c) =>
-      sessions.size + legacy.sessionCount() >= maxSessions
-        ? rpcError(c, 503, -32000, 'Too many open sessions; close one or retry later', { 'Retry-After': '30' })
-        : () => {},
+    ...serverOptions,
+    check: async (c) => rebinding(c) ?? (await admission(c)),
+    sessionFor: (c, principal) => sessionAuthFor(c, core, mcpAuth, principal),
+    table,
+    clientOf: (c) => clientAddress(c, opts.trustProxy),
+    metrics: opts.metrics,
   });
+  opts.metrics?.countSessions('streamable_http', () => sessions.size);
+  opts.metrics?.countSessions('sse', () => legacy.sessionCount());
   const app = new Hono();
   // One handler with the checks inline rather than middleware: this is the
   // prompts/get hot path, and each composed middleware costs a few µs per request.
   app.all('/', async (c) => {
-    const refused = rebinding(c) ?? bearer(c);
+    const refused = rebinding(c);
     if (refused) return refused;
+    const principal = await admission(c);
+    if (principal instanceof Response) return principal;
     const id = c.req.header('mcp-session-id');
     if (id === undefined) {
       if (c.req.method !== 'POST') return rpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (POST an initialize request first)');
-      if (sessions.size + legacy.sessionCount() >= maxSessions) return rpcError(c, 503, -32000, 'Too many open sessions; close one (DELETE) or retry later', { 'Retry-After': '30' });
-      return newSession(c);
+      return newSession(c, clientAddress(c, opts.trustProxy), principal);
     }
     const entry = sessions.get(id);
-    if (!entry) return rpcError(c, 404, -32001, 'Session not found: it expired or was closed; initialize a new session');
-    entry.lastSeen = Date.now();
+    // Another principal's session id is answered as unknown: a leaked id is worth nothing without its owner's token.
+    if (!entry || entry.principal !== principal.id) return rpcError(c, 404, -32001, 'Session not found: it expired or was closed; initialize a new session');
     const read = await readJsonBody(c);
     if (read && 'refused' in read) return read.refused;
+    // A body we did not parse (not JSON, no Node request) counts as use: the doubt goes to the client.
+    table.touch(id, c.req.method === 'POST' && (!read || holdsRequest(read.body)));
     const res = await entry.transport.handleRequest(c.req.raw, read ? { parsedBody: read.body } : undefined);
-    return c.req.method === 'GET' && res.ok && res.body ? watchStream(res, entry) : res;
+    return c.req.method === 'GET' && res.ok && res.body ? watchStream(res, () => table.streamOpened(id), () => table.streamClosed(id)) : res;
+  });
+
+  // A token revoked anywhere (this instance, another, the CLI) ends its open sessions
+  // here: requests are refused at once (the token is checked on each), and the
+  // streams they hold are closed when the change log brings the revocation.
+  const stopRevocations = core.feed.subscribe((events) => {
+    for (const e of events) {
+      if (e.action !== 'token.revoked' || !/^\d+$/.test(e.entityKey)) continue;
+      const tokenId = Number(e.entityKey);
+      for (const [sid, entry] of sessions) {
+        if (entry.auth.tokenId !== tokenId) continue;
+        logger?.info({ session: sid, tokenId }, 'mcp: closing session (token revoked)');
+        entry.close().catch((err) => log('closing a session failed', err));
+      }
+      legacy.closeToken(tokenId);
+    }
   });
 
   return {
     app,
     legacyApp: legacy.app,
+    table,
+    sessionAuth: (id: string) => sessions.get(id)?.auth ?? legacy.sessionAuth(id),
     async closeAll() {
-      if (sweeper) clearInterval(sweeper);
-      sweeper = undefined;
-      await Promise.all([...sessions.values()].map(closeEntry).concat(legacy.closeAll()));
+      stopRevocations();
+      mcpAuth.stop();
+      table.stop();
+      await Promise.all(
+        [...sessions.values()].map((e) => e.close().catch((err) => log('closing a session failed', err))).concat(legacy.closeAll()),
+      );
       sessions.clear();
     },
-    sessionCount: () => sessions.size + legacy.sessionCount(),
+    sessionCount: () => table.size(),
   };
 }

@@ -1,20 +1,26 @@
 // One notifier per core (so per process): it follows the served catalog and the
 // change feed once, and fans notifications out to every connected MCP server,
-// whichever transport or session it belongs to. Bursts are coalesced here, once,
+// whichever transport or session it belongs to; prompt list changes go only to the
+// sessions whose label view changed. Bursts are coalesced here, once per view,
 // instead of in every session.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Core } from '../core/index.js';
 import type { ChangeEvent } from '../core/types.js';
 import { compileUriMatcher } from '../core/uri-template.js';
+import { tagsInScope, type McpSessionAuth } from '../core/mcp-scope.js';
 
 export const COALESCE_MS = 200;
 
 export interface Session {
   server: Server;
+  /** The label view it serves: only changes to that view reach it. */
+  label: string;
   /** URIs this session subscribed to with resources/subscribe. */
   subscriptions: Set<string>;
   /** Its tools follow the served prompts (per-prompt tools): tools/list_changed with prompts/list_changed. */
   toolsListChanged?: boolean;
+  /** Who the client is and its scope (an MCP client token, or an OAuth token's label and `tag:` scopes); null: the full view. */
+  auth?: McpSessionAuth | null;
 }
 
 export interface Notifier {
@@ -74,23 +80,46 @@ function defaultLog(msg: string, e: unknown) {
 function createNotifier(core: Core, log: Log): Notifier {
   const sessions = new Set<Session>();
   // A notification to a session that just went away must not disturb the others.
-  const each = (send: (s: Session) => Promise<void>) => {
-    for (const s of sessions) send(s).catch((e) => log('notification not delivered', e));
+  const each = (send: (s: Session) => Promise<void>, which: (s: Session) => boolean = () => true) => {
+    for (const s of sessions) if (which(s)) send(s).catch((e) => log('notification not delivered', e));
   };
 
-  const promptsChanged = coalesce(
-    () => each(async (s) => {
-      await s.server.sendPromptListChanged();
-      if (s.toolsListChanged) await s.server.sendToolListChanged();
-    }),
-    COALESCE_MS,
-  );
+  // One coalescing window per label view: a burst of staging moves is one
+  // notification to staging sessions and none to production ones.
+  // Sessions limited to some tags (an MCP token's scope) hear only of changes to
+  // prompts carrying one of them (before or after the change): one window per label
+  // and scope.
+  const promptsChangedByScope = new Map<string, () => void>();
+  const scopeKey = (s: Session) => `${s.label}\n${s.auth?.scope.tags?.join(',') ?? '*'}`;
+  const promptsChanged = (key: string) => {
+    let fn = promptsChangedByScope.get(key);
+    if (!fn) {
+      fn = coalesce(
+        () => each(async (s) => {
+          await s.server.sendPromptListChanged();
+          if (s.toolsListChanged) await s.server.sendToolListChanged();
+        }, (s) => scopeKey(s) === key),
+        COALESCE_MS,
+      );
+      promptsChangedByScope.set(key, fn);
+    }
+    fn();
+  };
   const resourcesChanged = coalesce(() => each((s) => s.server.sendResourceListChanged()), COALESCE_MS);
 
   // The catalog fires after it has reloaded, so a client reacting to the
   // notification with prompts/list already sees the new state.
-  core.catalog.onServedChange(() => {
-    if (sessions.size) promptsChanged();
+  core.catalog.onServedChange((_events, labels, changed) => {
+    if (!sessions.size) return;
+    const keys = new Set<string>();
+    for (const s of sessions) {
+      if (!labels.has(s.label)) continue;
+      const key = scopeKey(s);
+      if (keys.has(key)) continue;
+      const tags = s.auth?.scope.tags;
+      if (!tags || (changed.get(s.label) ?? []).some((p) => tagsInScope({ tags }, p.tags))) keys.add(key);
+    }
+    for (const key of keys) promptsChanged(key);
   });
 
   core.feed.subscribe((events: ChangeEvent[]) => {

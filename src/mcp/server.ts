@@ -19,17 +19,24 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Core } from '../core/index.js';
-import type { ServedPrompt } from '../core/catalog.js';
-import { completeResourceVariable } from '../core/completion.js';
+import { scopedView, type ServedPrompt } from '../core/catalog.js';
+import type { McpSessionAuth } from '../core/mcp-scope.js';
+import { isSafeIconSrc } from '../core/uri-schemes.js';
+import { LIMITS } from '../core/schemas.js';
 import { guarded, type ErrorLog } from './errors.js';
 import { notifierFor, type Session } from './notifier.js';
 import { shapeByNegotiatedVersion } from './protocol-shape.js';
 import { registerTools } from './tools.js';
+import { usageTracker } from './usage.js';
+import type { UsageTransport } from '../core/usage/types.js';
+import { PRODUCTION } from '../core/schemas.js';
 
 export const SERVER_NAME = 'promptd';
 export const SERVER_VERSION = '0.1.0';
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
+/** resources/subscribe entries one session may hold (PROMPTD_MCP_MAX_SUBSCRIPTIONS). */
+export const DEFAULT_MAX_SUBSCRIPTIONS = 100;
 
 export interface McpServerOptions {
   core: Core;
@@ -39,8 +46,24 @@ export interface McpServerOptions {
   tools?: boolean;
   /** Every served prompt is also a tool named after it (implies tools). */
   promptTools?: boolean;
+  /** resources/subscribe entries per session (default 100). */
+  maxSubscriptions?: number;
   /** Where internal errors go (never to the client). Default: stderr. */
   log?: ErrorLog;
+  /**
+   * The label view this connection serves (default `production`; `latest` is every
+   * prompt's newest version). Check it first with core.catalog.open(): an unknown
+   * label here simply serves an empty view.
+   */
+  label?: string;
+  /**
+   * Who the client is and what it may see (an MCP client token; docs/access.md). Its
+   * scope's label wins over `label`; its tags limit every prompt path (list, get,
+   * completion, tools, list_changed). Absent: the full view of `label`.
+   */
+  auth?: McpSessionAuth;
+  /** How clients reach this server, as usage records it (default stdio). */
+  transport?: Extract<UsageTransport, 'stdio' | 'http' | 'sse'>;
 }
 
 const defaultLog: ErrorLog = (msg, e) => {
@@ -53,16 +76,19 @@ const defaultLog: ErrorLog = (msg, e) => {
 const opt = <K extends string, V>(key: K, v: V | null | undefined) => (v == null ? {} : ({ [key]: v } as { [P in K]: V }));
 
 export function toMcpPrompt(p: ServedPrompt): Prompt {
+  // Icons stored before their schemes were checked are left out, never served.
+  const icons = (p.icons ?? []).filter((i) => isSafeIconSrc(i.src));
   return {
     name: p.name,
     ...opt('title', p.title),
     ...opt('description', p.description),
     arguments: p.arguments.map((a) => ({ name: a.name, ...opt('title', a.title), ...opt('description', a.description), required: a.required })),
-    ...(p.icons?.length ? { icons: p.icons } : {}),
+    ...(icons.length ? { icons } : {}),
   };
 }
 
-export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defaultLog, tools = true, promptTools = false }: McpServerOptions): Server {
+export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defaultLog, tools = true, promptTools = false, maxSubscriptions = DEFAULT_MAX_SUBSCRIPTIONS, label: asked = PRODUCTION, auth, transport = 'stdio' }: McpServerOptions): Server {
+  const label = auth?.scope.label ?? asked;
   pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pageSize)));
   const withTools = tools || promptTools;
   const server = new Server(
@@ -78,16 +104,18 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
       instructions: 'Prompts managed in promptd. Use prompts/list to see them and prompts/get to render one with arguments.',
     },
   );
-  const session: Session = { server, subscriptions: new Set(), toolsListChanged: withTools && promptTools };
+  const session: Session = { server, label, subscriptions: new Set(), toolsListChanged: withTools && promptTools, auth: auth ?? null };
   const handle = <A extends unknown[], R>(fn: (...a: A) => Promise<R>) => guarded(log, fn);
-  // Loading the catalog is once per core; later calls return the settled promise.
-  const ready = () => core.catalog.ready();
+  const catalog = scopedView(core.catalog.view(label), auth?.scope);
+  const usage = usageTracker(core, server, catalog, transport, auth);
+  // Loading a view is once per core; later calls return the settled promise.
+  const ready = () => catalog.ready();
 
   server.setRequestHandler(
     ListPromptsRequestSchema,
     handle(async (req) => {
       await ready();
-      const page = core.catalog.list({ cursor: req.params?.cursor, limit: pageSize });
+      const page = catalog.list({ cursor: req.params?.cursor, limit: pageSize });
       return { prompts: page.prompts.map(toMcpPrompt), ...opt('nextCursor', page.nextCursor) };
     }),
   );
@@ -96,7 +124,7 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
     GetPromptRequestSchema,
     handle(async (req): Promise<GetPromptResult> => {
       await ready();
-      const rendered = await core.catalog.render(req.params.name, req.params.arguments ?? {});
+      const rendered = await usage.render(req.params.name, () => catalog.render(req.params.name, req.params.arguments ?? {}));
       return { ...rendered };
     }),
   );
@@ -109,13 +137,13 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
       let result;
       if (ref.type === 'ref/prompt') {
         await ready();
-        result = core.catalog.complete(ref.name, argument.name, argument.value, known);
+        result = catalog.complete(ref.name, argument.name, argument.value, known);
       } else {
         const templates = await core.resolver.templates();
         if (!templates.some((t) => t.template.uriTemplate === ref.uri)) {
           throw new McpError(ErrorCode.InvalidParams, `no resource template "${ref.uri}" (resources/templates/list shows them)`);
         }
-        result = await completeResourceVariable(core.db, ref.uri, argument.name, argument.value, known);
+        result = await core.completeResource(ref.uri, argument.name, argument.value, known);
       }
       return { completion: result };
     }),
@@ -124,7 +152,8 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
   server.setRequestHandler(
     ListResourcesRequestSchema,
     handle(async (req) => {
-      const page = await core.resources.list({ limit: pageSize, cursor: req.params?.cursor });
+      // Only public resources: a bound one reaches clients embedded through a served prompt.
+      const page = await core.resources.list({ limit: pageSize, cursor: req.params?.cursor, visibility: 'public' });
       return {
         resources: page.items.map((r) => ({
           uri: r.uri,
@@ -160,7 +189,8 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
     ReadResourceRequestSchema,
     handle(async (req): Promise<ReadResourceResult> => {
       const { uri } = req.params;
-      const r = await core.resolver.resolve(uri);
+      // A bound resource reads exactly like a missing one: its existence is not disclosed.
+      const r = await core.resolver.resolvePublic(uri);
       // -32602 per SEP-2164 (and what the TypeScript SDK's McpServer sends).
       if (!r) throw new McpError(ErrorCode.InvalidParams, `resource "${uri}" not found: it is not a stored resource and matches no resource template`, { uri });
       const content = r.blob !== undefined ? { uri: r.uri, mimeType: r.mimeType, blob: r.blob } : { uri: r.uri, mimeType: r.mimeType, text: r.text ?? '' };
@@ -171,8 +201,22 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
   server.setRequestHandler(
     SubscribeRequestSchema,
     handle(async (req) => {
-      // Subscribing to a URI that does not exist yet is allowed: it may be created.
-      session.subscriptions.add(req.params.uri);
+      // Each subscription is held in memory for the session's life: bounded in number
+      // and length, and only for URIs this client may read now (public, or matching a template):
+      // a bound resource is as absent here as in resources/read.
+      const { uri } = req.params;
+      if (session.subscriptions.has(uri)) return {};
+      if (uri.length > LIMITS.uriLength) throw new McpError(ErrorCode.InvalidParams, `uri: at most ${LIMITS.uriLength} characters`);
+      const full = () => session.subscriptions.size >= maxSubscriptions;
+      const tooMany = () => new McpError(ErrorCode.InvalidParams, `this session already holds ${maxSubscriptions} subscriptions, the limit: resources/unsubscribe one first`);
+      if (full()) throw tooMany();
+      const templates = await core.resolver.templates();
+      if (!templates.some(({ matcher }) => matcher.match(uri)) && !(await core.resolver.resolvePublic(uri))) {
+        throw new McpError(ErrorCode.InvalidParams, `resource "${uri}" not found: only stored resources and URIs matching a resource template can be subscribed`, { uri });
+      }
+      // Concurrent subscribes may have filled the set while we looked the URI up.
+      if (full()) throw tooMany();
+      session.subscriptions.add(uri);
       return {};
     }),
   );
@@ -187,7 +231,7 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
 
   // logging/setLevel is answered by the SDK itself when the capability is declared.
 
-  if (withTools) registerTools(server, { core, pageSize, promptTools, log });
+  if (withTools) registerTools(server, { core, catalog, pageSize, promptTools, log, usage });
 
   invalidParamsForSchemaErrors(server);
 
@@ -218,10 +262,24 @@ export async function connectMcpServer(server: Server, transport: Transport, cor
  * The SDK validates each request against its schema before our handler runs and
  * reports a failure as -32603 (modelcontextprotocol/typescript-sdk#2284). Malformed
  * params are the client's mistake: answer -32602 naming the failing fields.
+ * There is no public hook for this, so we wrap the SDK's private handler map; if a
+ * new SDK renames or reshapes it, this throws when the first server is created (at
+ * start-up: startServer and `promptd mcp` create one before serving) instead of
+ * quietly answering -32603 again.
  */
-function invalidParamsForSchemaErrors(server: Server): void {
-  const handlers = (server as unknown as { _requestHandlers?: Map<string, (req: unknown, extra: unknown) => Promise<unknown>> })._requestHandlers;
-  if (!(handlers instanceof Map)) return;
+export function invalidParamsForSchemaErrors(server: Server): void {
+  const handlers = (server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  const wrapped = [GetPromptRequestSchema, ListPromptsRequestSchema].map((s) => s.shape.method.value);
+  if (!(handlers instanceof Map) || !wrapped.every((m) => typeof handlers.get(m) === 'function')) {
+    throw new Error(
+      'the MCP SDK no longer keeps request handlers in Server._requestHandlers (a Map of method → handler); ' +
+        'src/mcp/server.ts invalidParamsForSchemaErrors must be updated for this SDK version',
+    );
+  }
+  wrapHandlers(handlers as Map<string, (req: unknown, extra: unknown) => Promise<unknown>>);
+}
+
+function wrapHandlers(handlers: Map<string, (req: unknown, extra: unknown) => Promise<unknown>>): void {
   for (const [method, handler] of handlers) {
     handlers.set(method, async (req, extra) => {
       try {

@@ -4,11 +4,11 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Core } from '../core/index.js';
 import { connectMcpServer, createMcpServer, type McpServerOptions } from './server.js';
 
-export async function runStdio({ core, ...faceOptions }: { core: Core } & Pick<McpServerOptions, 'pageSize' | 'tools' | 'promptTools'>): Promise<void> {
+export async function runStdio({ core, ...faceOptions }: { core: Core } & Pick<McpServerOptions, 'pageSize' | 'tools' | 'promptTools' | 'maxSubscriptions' | 'label'>): Promise<void> {
   const log = (msg: string, e: unknown) => {
     process.stderr.write(`promptd mcp: ${msg}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   };
-  await core.catalog.ready();
+  await core.catalog.view(faceOptions.label ?? 'production').ready();
   const server = createMcpServer({ core, ...faceOptions, log });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

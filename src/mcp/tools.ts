@@ -13,10 +13,12 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Core } from '../core/index.js';
-import type { ServedPrompt } from '../core/catalog.js';
+import type { CatalogView, ServedPrompt } from '../core/catalog.js';
 import type { Argument, RenderedContent, RenderedPrompt } from '../core/types.js';
 import { ERROR_TABLE, isDomainError } from '../core/errors.js';
+import { PRODUCTION } from '../core/schemas.js';
 import { guarded, toMcpError, type ErrorLog } from './errors.js';
+import type { UsageTracker } from './usage.js';
 
 export const LIST_PROMPTS = 'list_prompts';
 export const GET_PROMPT = 'get_prompt';
@@ -26,10 +28,14 @@ const SEARCH_SCAN_LIMIT = 5_000;
 
 export interface ToolsOptions {
   core: Core;
+  /** The session's label view (default production). */
+  catalog?: CatalogView;
   pageSize: number;
   /** Every served prompt is also a tool named after it. */
   promptTools: boolean;
   log: ErrorLog;
+  /** Counts each render (src/mcp/usage.ts); none when absent. */
+  usage?: UsageTracker;
 }
 
 type JsonSchema = Record<string, unknown>;
@@ -123,18 +129,22 @@ const isClientMistake = (e: unknown): e is Error => isDomainError(e) && ERROR_TA
 
 const errorResult = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
 
-export function registerTools(server: Server, { core, pageSize, promptTools, log }: ToolsOptions): void {
+export function registerTools(server: Server, { core, catalog = core.catalog.view(PRODUCTION), pageSize, promptTools, log, usage }: ToolsOptions): void {
   const handle = <A extends unknown[], R>(fn: (...a: A) => Promise<R>) => guarded(log, fn);
 
   /** Renders for a tool: invalid arguments or an unknown prompt become an isError result, as the spec asks. */
   async function render(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     const values: Record<string, string> = Object.create(null);
     for (const [k, v] of Object.entries(args)) {
-      if (typeof v !== 'string') return errorResult(`argument "${k}" must be a string (got ${v === null ? 'null' : typeof v})`);
+      if (typeof v !== 'string') {
+        usage?.refused(name, 'invalid_arguments');
+        return errorResult(`argument "${k}" must be a string (got ${v === null ? 'null' : typeof v})`);
+      }
       values[k] = v;
     }
     try {
-      return renderedAsToolResult(await core.catalog.render(name, values));
+      const rendered = usage ? await usage.render(name, () => catalog.render(name, values)) : await catalog.render(name, values);
+      return renderedAsToolResult(rendered);
     } catch (e) {
       if (isClientMistake(e)) return errorResult(e.message);
       throw toMcpError(e, log);
@@ -143,7 +153,7 @@ export function registerTools(server: Server, { core, pageSize, promptTools, log
 
   function listPrompts(query: string | undefined, cursor: string | undefined) {
     if (!query) {
-      const page = core.catalog.list({ cursor, limit: pageSize });
+      const page = catalog.list({ cursor, limit: pageSize });
       return { prompts: page.prompts.map(promptSummary), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     }
     const needle = query.toLowerCase();
@@ -153,7 +163,7 @@ export function registerTools(server: Server, { core, pageSize, promptTools, log
     // Keyset through the catalog: the cursor is the last name examined, so a
     // bounded scan can hand back a cursor and the next call goes on from there.
     while (hits.length < pageSize && scanned < SEARCH_SCAN_LIMIT) {
-      const page = core.catalog.list({ cursor: next, limit: Math.min(500, SEARCH_SCAN_LIMIT - scanned) });
+      const page = catalog.list({ cursor: next, limit: Math.min(500, SEARCH_SCAN_LIMIT - scanned) });
       for (const p of page.prompts) {
         scanned++;
         if ([p.name, p.title ?? '', p.description ?? ''].some((s) => s.toLowerCase().includes(needle))) hits.push(p);
@@ -171,14 +181,14 @@ export function registerTools(server: Server, { core, pageSize, promptTools, log
   server.setRequestHandler(
     ListToolsRequestSchema,
     handle(async (req) => {
-      await core.catalog.ready();
+      await catalog.ready();
       const cursor = req.params?.cursor;
       const tools: Tool[] = cursor === undefined ? [LIST_PROMPTS_TOOL, GET_PROMPT_TOOL] : [];
       if (!promptTools) {
         if (cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, 'invalid cursor: tools/list has a single page here');
         return { tools };
       }
-      const page = core.catalog.list({ cursor, limit: pageSize });
+      const page = catalog.list({ cursor, limit: pageSize });
       for (const p of page.prompts) if (!BUILT_IN.has(p.name)) tools.push(promptTool(p));
       return { tools, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     }),
@@ -187,7 +197,7 @@ export function registerTools(server: Server, { core, pageSize, promptTools, log
   server.setRequestHandler(
     CallToolRequestSchema,
     handle(async (req): Promise<CallToolResult> => {
-      await core.catalog.ready();
+      await catalog.ready();
       const { name } = req.params;
       const args = (req.params.arguments ?? {}) as Record<string, unknown>;
       if (name === LIST_PROMPTS) {
@@ -207,7 +217,7 @@ export function registerTools(server: Server, { core, pageSize, promptTools, log
         if (typeof values !== 'object' || values === null || Array.isArray(values)) return errorResult('"arguments" must be an object of string values');
         return render(args.name, values as Record<string, unknown>);
       }
-      if (promptTools && core.catalog.find(name)) return render(name, args);
+      if (promptTools && catalog.find(name)) return render(name, args);
       throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}" (tools/list shows the tools)`);
     }),
   );

@@ -1,22 +1,69 @@
 import type { MiddlewareHandler } from 'hono';
+import type { Role } from '../core/access.js';
 import type { TokenService } from '../core/services/token-service.js';
+import type { Actor } from '../core/types.js';
+import type { TokenFace } from '../core/services/token-use.js';
+import type { TicketStore } from './events/stream-tickets.js';
 import { problemResponse } from './problem.js';
+import { callerSubject, problemTooMany, requestSubject, type RateLimitOptions } from '../http/rate-limit.js';
 
-export type AuthEnv = { Variables: { actor: string } };
+export type AuthEnv = { Variables: { actor: string; tokenId: number | null; role: Role; display: string } };
 
-/** Bearer auth for the admin API. `?access_token=` only where EventSource cannot send headers. */
-export function adminAuth(tokens: TokenService, opts: { queryTokenPaths?: RegExp } = {}): MiddlewareHandler<AuthEnv> {
+/** The caller as the core sees it: the change log's actor, its role, how a 403 names it. */
+export const actorOf = (c: { get(k: 'actor'): string; get(k: 'role'): Role; get(k: 'display'): string }): Actor => ({
+  name: c.get('actor'),
+  role: c.get('role'),
+  display: c.get('display'),
+});
+
+/** Admin API methods that count as reads for the rate limits; every other one is a write. The read API (/v1, renders are POSTs) is all reads. */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Bearer auth for the admin API. EventSource cannot send headers, so the event
+ * stream (exactly `GET <eventsPath>`) also takes `?ticket=` from POST …/events/ticket;
+ * no route takes a token in the URL. Which role a route needs is checked after this,
+ * by requireRole (src/rest/access-table.ts).
+ */
+export function adminAuth(tokens: TokenService, opts: { tickets?: TicketStore; eventsPath?: string; rate?: RateLimitOptions } = {}): MiddlewareHandler<AuthEnv> {
+  return bearerAuth(tokens, { ...opts, realm: 'promptd-admin', face: 'admin' });
+}
+
+/**
+ * Bearer auth for the read API (/v1): every admin-API token, whatever its role (the
+ * read API only reads). MCP client tokens are refused here as on the admin API.
+ */
+export function readAuth(tokens: TokenService, opts: { rate?: RateLimitOptions } = {}): MiddlewareHandler<AuthEnv> {
+  return bearerAuth(tokens, { ...opts, realm: 'promptd', face: 'read' });
+}
+
+/**
+ * Authenticates, then counts the request against the caller's bucket (the token,
+ * else the client address, so guessing tokens is rate limited too): a 429 before
+ * a 401 once an unauthenticated address is over its limit.
+ */
+function bearerAuth(tokens: TokenService, opts: { realm: string; face: TokenFace; tickets?: TicketStore; eventsPath?: string; rate?: RateLimitOptions }): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
     const header = c.req.header('authorization');
-    let token = header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
-    if (!token && opts.queryTokenPaths?.test(c.req.path)) token = c.req.query('access_token') ?? undefined;
-    const actor = await tokens.verify(token);
-    if (!actor) {
-      const res = problemResponse(c, 401, 'Unauthorized', token ? 'the bearer token is not valid (unknown or revoked)' : 'send Authorization: Bearer <token>');
-      res.headers.set('www-authenticate', 'Bearer realm="promptd-admin"');
+    const token = header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
+    const ticket = !header && opts.tickets && c.req.method === 'GET' && c.req.path === opts.eventsPath ? c.req.query('ticket') : undefined;
+    const principal = ticket ? opts.tickets!.redeem(ticket) : await tokens.authenticate(token, opts.face);
+    if (opts.rate) {
+      const refused = opts.rate.limiter.check(principal ? callerSubject(principal) : requestSubject(c, opts.rate), opts.face === 'read' || READ_METHODS.has(c.req.method) ? 'read' : 'write');
+      if (refused) return problemTooMany(c, refused);
+    }
+    if (!principal) {
+      const detail = ticket
+        ? 'the stream ticket is not valid (unknown, used or expired); POST /admin/v1/events/ticket for a new one'
+        : token ? 'the bearer token is not valid (unknown or revoked, or an MCP client token, which only /mcp takes)' : 'send Authorization: Bearer <token>';
+      const res = problemResponse(c, 401, 'Unauthorized', detail);
+      res.headers.set('www-authenticate', `Bearer realm="${opts.realm}"`);
       return res;
     }
-    c.set('actor', actor);
+    c.set('actor', principal.actor);
+    c.set('tokenId', principal.tokenId);
+    c.set('role', principal.role ?? 'reader');
+    c.set('display', principal.display ?? principal.actor);
     await next();
   };
 }

@@ -1,6 +1,6 @@
 // Response and parameter schemas for the OpenAPI document.
 import { z } from 'zod';
-import { ArgumentSchema, IconSchema, LIMITS, MessageSchema, PromptNameSchema, safeString } from '../core/schemas.js';
+import { AnnotationsSchema, ArgumentSchema, IconSchema, LIMITS, MessageSchema, PromptNameSchema, ResourceVisibilitySchema, safeString, StoredPromptNameSchema } from '../core/schemas.js';
 
 export const ProblemSchema = z
   .object({
@@ -28,7 +28,10 @@ export const VersionSchema = z
   .meta({ id: 'Version' });
 
 export const VersionSummarySchema = z
-  .object({ version: z.number().int(), title: z.string().nullable(), note: z.string().nullable(), author: z.string().nullable(), createdAt: z.string(), active: z.boolean() })
+  .object({
+    version: z.number().int(), title: z.string().nullable(), note: z.string().nullable(), author: z.string().nullable(), createdAt: z.string(), active: z.boolean(),
+    labels: z.array(z.string()).meta({ description: 'labels pointing at this version' }),
+  })
   .meta({ id: 'VersionSummary' });
 
 export const PromptSummarySchema = z
@@ -40,18 +43,25 @@ export const PromptSummarySchema = z
     latestVersion: z.number().int(),
     archived: z.boolean(),
     updatedAt: z.string(),
+    tags: z.array(z.string()).meta({ description: "the prompt's tags, sorted (docs/access.md)" }),
+    deletedAt: z.string().optional().meta({ description: 'only in the bin (deleted=true): when it was deleted' }),
+    deletedBy: z.string().nullable().optional().meta({ description: 'only in the bin (deleted=true): who deleted it' }),
+    lastUsedAt: z.string().nullable().meta({ description: 'when it was last served (MCP, read API, render), across instances; null: never (docs/usage.md)' }),
   })
   .meta({ id: 'PromptSummary' });
 
 export const PromptDetailSchema = z
   .object({
     name: z.string(),
+    labels: z.array(z.string()).meta({ description: 'labels the prompt carries (GET /prompts/{name}/labels has their versions)' }),
+    tags: z.array(z.string()).meta({ description: "the prompt's tags, sorted: who it is for, which MCP tokens see it (docs/access.md)" }),
     archived: z.boolean(),
     activeVersion: z.number().int().nullable(),
     latestVersion: z.number().int(),
     createdAt: z.string(),
     updatedAt: z.string(),
-    active: VersionSchema.nullable(),
+    revision: z.number().int().meta({ description: 'Changes with every write to the prompt; the ETag is derived from it' }),
+    active: z.union([VersionSchema, z.null()]),
     latest: VersionSchema,
   })
   .meta({ id: 'PromptDetail' });
@@ -66,6 +76,7 @@ export const ResourceSchema = z
     mimeType: z.string(),
     size: z.number().int(),
     binary: z.boolean(),
+    visibility: ResourceVisibilitySchema,
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -91,8 +102,25 @@ export const ResourceTemplateSchema = z
   })
   .meta({ id: 'ResourceTemplate' });
 
+// The MCP GetPromptResult content shapes (src/core/types.ts RenderedContent).
+const annotations = { annotations: AnnotationsSchema.optional() };
+export const RenderedContentSchema = z
+  .union([
+    z.object({ type: z.literal('text'), text: z.string(), ...annotations }),
+    z.object({ type: z.enum(['image', 'audio']), data: z.string(), mimeType: z.string(), ...annotations }),
+    z.object({
+      type: z.literal('resource'),
+      resource: z.union([z.object({ uri: z.string(), mimeType: z.string(), text: z.string() }), z.object({ uri: z.string(), mimeType: z.string(), blob: z.string() })]),
+      ...annotations,
+    }),
+    z.object({
+      type: z.literal('resource_link'), uri: z.string(), name: z.string(), title: z.string().optional(), description: z.string().optional(), mimeType: z.string().optional(), ...annotations,
+    }),
+  ])
+  .meta({ id: 'RenderedContent' });
+
 export const RenderedPromptSchema = z
-  .object({ description: z.string().optional(), messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.record(z.string(), z.unknown()) })) })
+  .object({ description: z.string().optional(), messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: RenderedContentSchema })) })
   .meta({ id: 'GetPromptResult' });
 
 export const page = <T extends z.ZodType>(item: T, id: string) => z.object({ items: z.array(item), nextCursor: z.string().nullable() }).meta({ id });
@@ -105,7 +133,8 @@ export const ListQuerySchema = z.object({
   cursor: z.string().max(2048).optional(),
 });
 
-export const NameParamSchema = z.object({ name: PromptNameSchema.meta({ param: { name: 'name', in: 'path' } }) });
+// Lenient: prompts saved under names refused today can still be read, renamed and deleted.
+export const NameParamSchema = z.object({ name: StoredPromptNameSchema.meta({ param: { name: 'name', in: 'path' } }) });
 export const IdParamSchema = z.object({ id: z.coerce.number().int().min(1).max(LIMITS.intMax).meta({ param: { name: 'id', in: 'path' } }) });
 
 export const errorResponses = {
@@ -117,8 +146,3 @@ export const errorResponses = {
 
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
 export const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } });
-
-/** Dates → ISO strings, Uint8Array blobs → base64, exactly as JSON.stringify would send them. */
-export function wire<T>(value: T): never {
-  return JSON.parse(JSON.stringify(value, (_k, v) => (v instanceof Uint8Array || (v && v.type === 'Buffer') ? Buffer.from(v.data ?? v).toString('base64') : v))) as never;
-}

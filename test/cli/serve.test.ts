@@ -42,12 +42,13 @@ describe('promptd serve (a real process)', () => {
     expect(await missing.exited).toBe(1);
     expect(missing.stderr()).toMatch(/token 999 not found/);
     expect(missing.stderr()).not.toMatch(/\n\s+at /);
-    for (const args of [['--help'], ['serve', '--help'], ['migrate', '--help'], ['token', 'create', '--help'], ['mcp', '--help']]) {
-      const h = runPromptd(args);
-      expect(await h.exited, args.join(' ')).toBe(0);
-      expect(h.stdout()).toMatch(/Usage: promptd/);
-    }
+    // Independent processes: started together, so a loaded machine pays one start-up, not six.
+    const helps = [['--help'], ['serve', '--help'], ['migrate', '--help'], ['token', 'create', '--help'], ['mcp', '--help']].map((args) => ({ args, run: runPromptd(args) }));
     const bad = runPromptd(['no-such-command']);
+    for (const { args, run } of helps) {
+      expect(await run.exited, args.join(' ')).toBe(0);
+      expect(run.stdout()).toMatch(/Usage: promptd/);
+    }
     expect(await bad.exited).toBe(2);
-  });
+  }, 180_000);
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import Mustache from 'mustache';
-import { analyzeTemplate, renderTemplate, templateCacheSize } from '../../src/core/template.js';
+import { analyzeTemplate, checkedWriter, renderTemplate, templateCacheSize, templateInfo } from '../../src/core/template.js';
+import { LIMITS } from '../../src/core/schemas.js';
 
 const reference = (text: string, view: Record<string, string>) => Mustache.render(text, view, undefined, { escape: (v: unknown) => String(v) });
 
@@ -44,9 +45,53 @@ describe('template rendering', () => {
   });
 
   it('analysis finds variables and rejects partials and delimiter changes without caching', () => {
-    expect(analyzeTemplate('{{a}} {{#b.c}}{{.}}{{/b.c}} {{^d}}{{/d}}').variables.sort()).toEqual(['a', 'b', 'd']);
-    expect(analyzeTemplate('{{> p}}').error).toMatch(/partials/);
-    expect(analyzeTemplate('{{=<% %>=}}').error).toMatch(/delimiters/);
-    expect(analyzeTemplate('{{#open}}').error).toBeTruthy();
+    const cached = templateCacheSize();
+    expect(analyzeTemplate('{{a}} {{#b}}{{b}}{{/b}} {{^d}}{{/d}}')).toEqual({ variables: ['a', 'b', 'd'], errors: [] });
+    expect(analyzeTemplate('{{> p}}').errors).toEqual([expect.stringMatching(/partials/)]);
+    expect(analyzeTemplate('{{=<% %>=}}').errors).toEqual([expect.stringMatching(/delimiters/)]);
+    expect(analyzeTemplate('{{#open}}').errors).toEqual([expect.stringMatching(/does not parse/)]);
+    expect(templateCacheSize()).toBe(cached);
+  });
+
+  it('walks the token tree iteratively: 16,000 levels of sections are analysed without a stack overflow', () => {
+    const deep = '{{#a}}'.repeat(16_000) + '{{a}}' + '{{/a}}'.repeat(16_000);
+    const a = analyzeTemplate(deep);
+    expect(a.variables).toEqual(['a']);
+    expect(a.errors).toEqual([
+      `sections are nested 16000 levels deep; the limit is ${LIMITS.sectionDepth}`,
+      `the template has 16001 variable tags; the limit is ${LIMITS.referencesPerTemplate}`,
+    ]);
+    expect(templateInfo(deep).depth).toBe(16_000);
+    // Rendering it (a version stored before the limit) is refused with a domain error, not a RangeError.
+    expect(() => renderTemplate(deep, { a: 'x' })).toThrow(expect.objectContaining({ code: 'validation', message: expect.stringMatching(/nested 16000 levels/) }));
+  });
+
+  it('estimates what values add and refuses over the budget, naming the name', () => {
+    expect(() => renderTemplate('{{x}}{{#x}}{{x}}{{/x}}', { x: 'abc' }, 5)).toThrow(expect.objectContaining({ code: 'validation', errors: [expect.objectContaining({ path: 'x' })] }));
+    expect(renderTemplate('{{x}}{{#x}}{{x}}{{/x}}', { x: 'abc' }, 6)).toBe('abcabc');
+  });
+
+  it('refuses dotted names and {{.}} when saved and when rendered', () => {
+    expect(analyzeTemplate('{{x.length}} {{.}}').errors).toEqual([expect.stringMatching(/\{\{x\.length\}\}: names with "\."/), expect.stringMatching(/\{\{\.\}\} is not supported/)]);
+    expect(() => renderTemplate('{{x.constructor.name}}|{{x.length}}', { x: 'hello' })).toThrow(expect.objectContaining({ code: 'validation' }));
+  });
+
+  it('fails loudly when mustache no longer has the private cache field, or caches anyway', () => {
+    class NoField extends Mustache.Writer {
+      constructor() {
+        super();
+        delete (this as unknown as { templateCache?: unknown }).templateCache;
+      }
+    }
+    expect(() => checkedWriter(NoField)).toThrow(/templateCache is gone/);
+    class Renamed extends Mustache.Writer {
+      private readonly memo = new Map<string, unknown>();
+      override parse(t: string): never {
+        if (!this.memo.has(t)) this.memo.set(t, super.parse(t));
+        return this.memo.get(t) as never;
+      }
+    }
+    expect(() => checkedWriter(Renamed)).toThrow(/still caches/);
+    expect(() => checkedWriter()).not.toThrow();
   });
 });

@@ -110,7 +110,7 @@ describe.skipIf(skipE2E)('admin UI: keyboard and screen readers', () => {
 
     // From there, a few Tabs reach "Roll back to v1".
     const toRollback = await tabTo(page, (f) => f.name === 'Roll back to v1', 6);
-    expect(toRollback.map((f) => f.name)).toEqual(['Compare v2', 'Preview v2', 'Roll back to v1']);
+    expect(toRollback.map((f) => f.name)).toEqual(['Compare v2', 'Preview v2', 'Labels of v2', 'Roll back to v1']);
     await page.keyboard.press('Enter');
     await dialog.waitFor();
     await page.keyboard.press('Enter');
@@ -150,7 +150,7 @@ describe.skipIf(skipE2E)('admin UI: keyboard and screen readers', () => {
     expect(await page.getByRole('group', { name: 'Versions to compare' }).getByRole('combobox', { name: 'From version (left)' }).inputValue()).toBe('1');
     expect(await page.getByRole('combobox', { name: 'To version (right)' }).inputValue()).toBe('2');
     expect(await page.getByRole('button', { name: 'Swap left and right versions' }).count()).toBe(1);
-    await check('prompt page', ['nav-connect', 'a "Prompts"', 'action-new-version', 'action-delete', 'version-activate', '"Compare v1"', 'diff-from', 'diff-to', 'diff-swap', 'preview-arg-topic']);
+    await check('prompt page', ['nav-connect', 'a "Prompts"', 'action-new-version', 'action-delete', 'version-activate', '"Compare v1"', 'preview-arg-topic', 'diff-from', 'diff-to', 'diff-swap']); // the version's content and preview come before the diff
 
     await page.goto(`${base}/admin/prompts/kb-prompt/edit`);
     await page.getByTestId('msg-text-0').waitFor();

@@ -120,7 +120,8 @@ describe.skipIf(skipE2E)('admin UI end to end (headless Chromium)', () => {
     const line = changed.filter({ hasText: 'Review this code carefully' }).locator('td.diff-text');
     expect(await line.nth(0).textContent()).toContain('Review this code{{#tone}}');
     expect(await line.nth(1).textContent()).toContain('Review this code carefully{{#tone}}');
-    await waitForText(changed, 'note: Ask for risks first');
+    // The change note is shown apart from the content lines.
+    await waitForText(page.getByTestId('diff-note-to'), 'Ask for risks first');
     await waitForText(page.locator('[data-testid="diff-row"][data-kind="add"], [data-testid="diff-row"][data-kind="changed"]'), 'three biggest risks');
     await page.getByTestId('diff-view').scrollIntoViewIfNeeded();
     await shot(page, '05-diff', true);
@@ -173,7 +174,7 @@ describe.skipIf(skipE2E)('admin UI end to end (headless Chromium)', () => {
     expect(await firstMsg.locator('[data-error-for="messages[0].content.text"]').count()).toBe(1);
     expect(await page.getByTestId('msg-row').nth(1).locator('[data-error-for]').count()).toBe(0);
     expect(await page.getByTestId('msg-text-0').getAttribute('aria-invalid')).toBe('true');
-    await waitForText(page.getByTestId('editor-message'), 'messages[0].content.text');
+    await waitForText(page.getByTestId('editor-message'), 'Message 1 template');
     await shot(page, '08-editor-422', true);
     // Nothing was saved.
     expect((await rest<{ items: unknown[] }>(server.url, 'GET', '/prompts?archived=all')).items).toHaveLength(0);
@@ -181,6 +182,8 @@ describe.skipIf(skipE2E)('admin UI end to end (headless Chromium)', () => {
     // A token that stops working mid-session (revoked) sends the author back to sign-in, saying why.
     await page.evaluate(() => sessionStorage.setItem('promptd.adminToken', 'revoked-token'));
     await page.getByTestId('nav-prompts').click();
+    // The unsaved (refused) edits make the editor ask first.
+    await page.getByTestId('confirm-dialog').getByTestId('confirm-ok').click();
     await waitForText(page.getByTestId('signin-error'), 'Token rejected');
     expect(errors).toEqual([]);
   });

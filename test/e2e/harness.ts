@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { createLogger } from '../../src/logger.js';
-import { startServer } from '../../src/server.js';
+import { startServer, type ServerOptions } from '../../src/server.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
@@ -30,7 +30,7 @@ export async function launchBrowser(): Promise<Browser> {
 export interface Running { url: string; close(): Promise<void> }
 
 /** A server on its own temp SQLite file and a random port. */
-export async function startTestServer(): Promise<Running> {
+export async function startTestServer(extra: Partial<ServerOptions> = {}): Promise<Running> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'promptd-e2e-'));
   return startServer({
     databaseUrl: `file:${path.join(dir, 'e2e.db')}`,
@@ -39,6 +39,7 @@ export async function startTestServer(): Promise<Running> {
     adminToken: ADMIN_TOKEN,
     seed: false,
     logger: createLogger(process.env.E2E_LOG_LEVEL ?? 'silent'),
+    ...extra,
   });
 }
 
@@ -103,4 +104,25 @@ export async function confirm(page: Page, trigger: Locator): Promise<void> {
   await dialog.waitFor();
   await dialog.getByTestId('confirm-ok').click();
   await dialog.waitFor({ state: 'detached' });
+}
+
+export interface Restartable { url: string; stop(): Promise<void>; start(): Promise<void> }
+
+/** A server that can be stopped and started again on the same port and database (the UI sees it go away and come back). */
+export async function startRestartableServer(): Promise<Restartable> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'promptd-e2e-'));
+  const opts = { databaseUrl: `file:${path.join(dir, 'e2e.db')}`, host: '127.0.0.1', adminToken: ADMIN_TOKEN, seed: false, logger: createLogger(process.env.E2E_LOG_LEVEL ?? 'silent') };
+  let running: Running | null = await startServer({ ...opts, port: 0 });
+  const url = running.url;
+  const port = Number(new URL(url).port);
+  return {
+    url,
+    async stop() {
+      await running?.close();
+      running = null;
+    },
+    async start() {
+      running ??= await startServer({ ...opts, port });
+    },
+  };
 }

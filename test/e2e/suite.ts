@@ -1,6 +1,7 @@
 // Per-file setup for the admin UI e2e tests: one browser, and a fresh server + page per test.
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { ServerOptions } from '../../src/server.js';
 import { ensureAdminBuilt, launchBrowser, newPage, startTestServer, type Running } from './harness.js';
 
 // The UI runs on SQLite only (a temp file per test); the PostgreSQL pass of `npm test` skips it.
@@ -23,8 +24,8 @@ export function useE2E() {
     await browser?.close();
   });
   const onCleanup = (fn: () => Promise<unknown>) => void cleanup.push(fn);
-  const setup = async (width = 1280, height = 900): Promise<Setup> => {
-    const server = await startTestServer();
+  const setup = async (width = 1280, height = 900, serverOptions: Partial<ServerOptions> = {}): Promise<Setup> => {
+    const server = await startTestServer(serverOptions);
     onCleanup(() => server.close());
     const { context, page, errors } = await newPage(browser, width, height);
     onCleanup(() => context.close());

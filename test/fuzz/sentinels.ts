@@ -15,7 +15,7 @@ const ok = async (res: Response, what: string) => {
 };
 
 export async function seedSentinels(call: Call): Promise<Sentinels> {
-  const r = await ok(await call('POST', '/resources', { uri: 'mem://keep/doc', name: 'keep doc', mimeType: 'text/plain', text: 'kept text' }), 'sentinel resource');
+  const r = await ok(await call('POST', '/resources', { uri: 'mem://keep/doc', name: 'keep doc', mimeType: 'text/plain', text: 'kept text', visibility: 'public' }), 'sentinel resource');
   const t = await ok(await call('POST', '/resource-templates', { uriTemplate: 'keep://{a}', name: 'keep tpl', mimeType: 'text/plain', text: 'A is {{a}}' }), 'sentinel template');
   const messages = (i: number) => [
     { role: 'user', content: { type: 'text', text: `v${i}: {{#who}}Hello {{who}}{{/who}}` } },

@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createDb, migrateDatabase } from '../../src/db/create-db.js';
-import { createCore, type Core } from '../../src/core/index.js';
+import { migrateDatabase, type Db } from '../../src/db/create-db.js';
+import { openStore } from '../../src/db/store.js';
+import { createCore, type Core, type CoreOptions } from '../../src/core/index.js';
 
 /** Which database the suite runs against: PROMPTD_TEST_DB=postgres selects PostgreSQL. */
 export const TEST_DB = process.env.PROMPTD_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -37,10 +38,20 @@ export async function tempDbUrl(): Promise<string> {
   return TEST_DB === 'postgres' ? tempPostgresUrl() : tempSqliteUrl();
 }
 
-export async function makeCore(opts: { url?: string; adminToken?: string } = {}): Promise<Core> {
+/** A core plus the database under it, for assertions on stored rows (the core itself never exposes it). */
+export type TestCore = Core & { db: Db };
+
+/** The composition root for tests: a store on `url` (migrated already) and a core on it. */
+export async function coreOn(url: string, opts: Omit<CoreOptions, 'store'> & { poolMax?: number; poolTimeoutMs?: number } = {}): Promise<TestCore> {
+  const { poolMax, poolTimeoutMs, ...coreOpts } = opts;
+  const store = await openStore(url, { poolMax, poolTimeoutMs });
+  return Object.assign(await createCore({ store, ...coreOpts }), { db: store.db });
+}
+
+export async function makeCore(opts: { url?: string; adminToken?: string } = {}): Promise<TestCore> {
   const url = opts.url ?? (await tempDbUrl());
   await migrateDatabase(url);
-  return createCore({ db: await createDb(url, { poolMax: 4 }), adminToken: opts.adminToken });
+  return coreOn(url, { poolMax: 4, adminToken: opts.adminToken });
 }
 
 export const actor = { name: 'test' };

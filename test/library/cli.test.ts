@@ -27,7 +27,7 @@ describe('promptd import/export/seed (spawned)', () => {
   it('import --dry-run prints the plan, writes nothing and exits 0', async () => {
     const lib = writeFiles(tempDir(), { 'prompts/hello.yaml': good });
     const r = promptd('import', lib, '--dry-run');
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe(`promptd: database ${dbUrl.replace(/^file:/, '')} (new)\n`); // the first command on this file
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/create\s+hello v1/);
     expect(r.stdout).toContain('plan: 1 to create');
@@ -52,9 +52,11 @@ describe('promptd import/export/seed (spawned)', () => {
     expect(again.stdout).toContain('imported: 0 created, 0 new versions, 1 unchanged, 0 activated, 1 error');
   });
 
-  it('exits 2 on usage errors', () => {
+  it('exits 2 on usage errors, 1 on a path that does not exist', () => {
     expect(promptd('import').code).toBe(2);
-    expect(promptd('import', path.join(tempDir(), 'nope')).code).toBe(2);
+    const missing = promptd('import', path.join(tempDir(), 'nope'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^promptd: error: import: .*nope: no such file or directory\n$/);
     expect(promptd('import', '.', '--no-such-flag').code).toBe(2);
     expect(promptd('export', tempDir(), '--latest', '--all-versions').code).toBe(2);
   });

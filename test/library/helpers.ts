@@ -2,19 +2,19 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createDb, migrateDatabase } from '../../src/db/create-db.js';
-import { tempDbUrl } from '../helpers/db.js';
-import { createCore, type Argument, type Core } from '../../src/core/index.js';
+import { migrateDatabase } from '../../src/db/create-db.js';
+import { coreOn, tempDbUrl, type TestCore } from '../helpers/db.js';
+import type { Argument } from '../../src/core/index.js';
 
 export function tempDir(prefix = 'pd-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
 /** A fresh database: a temp SQLite file, or PostgreSQL when PROMPTD_TEST_DB=postgres. */
-export async function freshCore(): Promise<Core> {
+export async function freshCore(): Promise<TestCore> {
   const url = await tempDbUrl();
   await migrateDatabase(url);
-  return createCore({ db: await createDb(url) });
+  return coreOn(url);
 }
 
 /** Writes `{relativePath: content}` under dir (creating folders); returns dir. */
@@ -28,7 +28,7 @@ export function writeFiles(dir: string, files: Record<string, string | Buffer>):
 }
 
 /** Row counts that any write would change: "nothing written" means these stay equal. */
-export async function snapshot(core: Core) {
+export async function snapshot(core: TestCore) {
   const p = core.db.prisma;
   return {
     prompts: await p.prompt.count(),

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Core } from '../../src/core/index.js';
+import type { TestCore } from '../helpers/db.js';
 import { importLibrary } from '../../src/library/apply.js';
 import { planImport } from '../../src/library/plan.js';
 import { readLibrary } from '../../src/library/read-library.js';
@@ -23,6 +23,7 @@ messages:
       ${greeting} {{who}}!
   - role: user
     resource: notes://greeting/{who}
+    allow: ["notes://greeting/"]
 `;
 
 const LIB = {
@@ -53,7 +54,7 @@ messages:
 `,
 };
 
-let core: Core;
+let core: TestCore;
 let dir: string;
 beforeEach(async () => {
   core = await freshCore();

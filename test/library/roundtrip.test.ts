@@ -71,10 +71,10 @@ describe('export → import round trip', () => {
     }
   });
 
-  it('--all-versions keeps history and the active pointer, and re-importing it changes nothing', async () => {
+  it('--all-versions keeps history and every label, and re-importing it changes nothing', async () => {
     const dir = tempDir('pd-history-');
     await exportLibrary(source, dir, { allVersions: true });
-    expect(readFileSync(path.join(dir, 'prompts/summarize.yaml'), 'utf8')).toMatch(/^name: summarize\nactive: 1\nversions:\n  - version: 1\n/);
+    expect(readFileSync(path.join(dir, 'prompts/summarize.yaml'), 'utf8')).toMatch(/^name: summarize\nversions:\n  - version: 1\n    labels: \[production\]\n/);
     const target = await freshCore();
     try {
       expect((await importLibrary(target, dir, { activate: true })).failed).toBe(false);

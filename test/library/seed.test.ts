@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core } from '../../src/core/index.js';
+import type { TestCore } from '../helpers/db.js';
 import { seedIfEmpty, seedLibrary } from '../../src/library/seed.js';
 import { freshCore, snapshot } from './helpers.js';
 
-let core: Core;
+let core: TestCore;
 beforeAll(async () => {
   core = await freshCore();
 });

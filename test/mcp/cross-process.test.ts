@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { countListChanged, sleep, tempDbUrl, textPrompt } from './helpers.js';
+import { afterSentinel, countListChanged, sleep, tempDbUrl, textPrompt } from './helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin/promptd.js');
@@ -89,7 +89,7 @@ describe('across processes: promptd serve + promptd mcp (stdio) on one SQLite fi
     // A draft changes nothing that is served.
     let res = await rest('POST', '/prompts/standup/versions', { arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: { type: 'text', text: 'Standup draft for {{who}}' } }] });
     expect(res.status).toBe(201);
-    await sleep(700);
+    await afterSentinel(mcp, () => rest('POST', '/resources', { uri: 'note://sentinel', name: 'sentinel', mimeType: 'text/plain', text: 'x' }));
     expect(c.count()).toBe(0);
 
     res = await rest('POST', '/prompts/standup/versions', { activate: true, arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: { type: 'text', text: 'Standup v3 for {{who}}' } }] });

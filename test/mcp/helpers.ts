@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpError, PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createDb, migrateDatabase } from '../../src/db/create-db.js';
-import { createCore, type Core } from '../../src/core/index.js';
+import { McpError, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { migrateDatabase } from '../../src/db/create-db.js';
+import type { Core } from '../../src/core/index.js';
+import { coreOn, type TestCore } from '../helpers/db.js';
 import { CreatePromptInputSchema, ResourceInputSchema, VersionInputSchema } from '../../src/core/schemas.js';
 import { connectMcpServer, createMcpServer, type McpServerOptions } from '../../src/mcp/server.js';
 
@@ -16,10 +17,10 @@ export function tempDbUrl(): string {
   return 'file:' + path.join(mkdtempSync(path.join(os.tmpdir(), 'pd-')), 'x.db');
 }
 
-export async function newCore(opts: { url?: string; adminToken?: string } = {}): Promise<Core> {
+export async function newCore(opts: { url?: string; adminToken?: string } = {}): Promise<TestCore> {
   const url = opts.url ?? tempDbUrl();
   await migrateDatabase(url);
-  return createCore({ db: await createDb(url), adminToken: opts.adminToken });
+  return coreOn(url, { adminToken: opts.adminToken });
 }
 
 /** A Client connected in memory to a fresh createMcpServer over `core`. */
@@ -34,7 +35,8 @@ export async function connect(core: Core, opts: Omit<McpServerOptions, 'core'> =
 
 export const createPrompt = (core: Core, input: Record<string, unknown>) => core.prompts.create(CreatePromptInputSchema.parse(input), actor);
 export const createVersion = (core: Core, name: string, input: Record<string, unknown>) => core.prompts.createVersion(name, VersionInputSchema.parse(input), actor);
-export const createResource = (core: Core, input: Record<string, unknown>) => core.resources.create(ResourceInputSchema.parse(input), actor);
+// Public unless a test says otherwise: most MCP tests list and read what they store.
+export const createResource = (core: Core, input: Record<string, unknown>) => core.resources.create(ResourceInputSchema.parse({ visibility: 'public', ...input }), actor);
 
 export const textPrompt = (name: string, text = 'Hello {{who}}', extra: Record<string, unknown> = {}) => ({
   name,
@@ -57,6 +59,20 @@ export function countListChanged(client: Client) {
     /** Resolves once `n` notifications have arrived (rejects after `ms`). */
     waitFor: (n = 1, ms = 5_000) => until(() => seen.length >= n, ms, `${n} list_changed notification(s), got ${seen.length}`),
   };
+}
+
+/**
+ * "Nothing arrived", checked by an event rather than a sleep: a resource write made
+ * after the writes under test reaches `client` as resources/list_changed, and any
+ * prompts/list_changed those writes caused would have been sent before it (the change
+ * log is followed in order, and the catalog hears each batch before the notifier).
+ * Resolves once that sentinel notification has arrived.
+ */
+export async function afterSentinel(client: Client, writeResource: () => Promise<unknown>, ms = 10_000): Promise<void> {
+  let seen = 0;
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void seen++);
+  await writeResource();
+  await until(() => seen > 0, ms, 'the sentinel resources/list_changed');
 }
 
 export async function until(cond: () => boolean, ms: number, what: string): Promise<void> {

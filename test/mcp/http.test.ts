@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Core } from '../../src/core/index.js';
 import { createApp } from '../../src/http/app.js';
 import { createMcpHttpApp, type McpHttpApp } from '../../src/mcp/http.js';
-import { countListChanged, createPrompt, newCore, sleep, textPrompt, until } from './helpers.js';
+import { afterSentinel, countListChanged, createPrompt, newCore, sleep, textPrompt, until } from './helpers.js';
 
 const ADMIN = 'admin-secret';
 const MCP_TOKEN = 'mcp-secret';
@@ -95,7 +95,7 @@ describe('MCP over Streamable HTTP', () => {
     await sleep(300); // let the GET stream open
     let res = await rest('POST', '/prompts/hello/versions', { arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: { type: 'text', text: 'Draft {{who}}' } }] });
     expect(res.status).toBe(201);
-    await sleep(600);
+    await afterSentinel(client, () => rest('POST', '/resources', { uri: 'note://sentinel', name: 'sentinel', mimeType: 'text/plain', text: 'x' }));
     expect(c.count()).toBe(0);
 
     res = await rest('POST', '/prompts', textPrompt('from-rest', 'REST {{who}}'));
@@ -176,14 +176,22 @@ describe('MCP over HTTP with a token and idle expiry', () => {
     await client.close();
   });
 
-  it('caps concurrent sessions with 503', async () => {
-    const open = () => fetch(`${srv.base}/mcp`, { method: 'POST', headers: { ...postHeaders, authorization: `Bearer ${MCP_TOKEN}` }, body: JSON.stringify(initialize) });
+  it('at the session cap a new session evicts the least recently used one instead of being refused', async () => {
+    const auth = { ...postHeaders, authorization: `Bearer ${MCP_TOKEN}` };
+    const open = async () => {
+      const res = await fetch(`${srv.base}/mcp`, { method: 'POST', headers: auth, body: JSON.stringify(initialize) });
+      await res.body?.cancel();
+      return { status: res.status, id: res.headers.get('mcp-session-id')! };
+    };
     await until(() => srv.mcp.sessionCount() === 0, 5_000, 'earlier sessions to expire');
-    expect((await open()).status).toBe(200);
-    expect((await open()).status).toBe(200);
+    const first = await open();
+    const second = await open();
     const third = await open();
-    expect(third.status).toBe(503);
-    expect(third.headers.get('retry-after')).toBe('30');
+    expect([first.status, second.status, third.status]).toEqual([200, 200, 200]);
+    expect(srv.mcp.sessionCount()).toBe(2);
+    const ping = (id: string) => fetch(`${srv.base}/mcp`, { method: 'POST', headers: { ...auth, 'mcp-session-id': id }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+    expect((await ping(first.id)).status).toBe(404);
+    expect((await ping(third.id)).status).toBe(200);
   });
 
   it('closes sessions idle for longer than sessionIdleMs', async () => {

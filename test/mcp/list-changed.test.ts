@@ -1,24 +1,49 @@
 // notifications/prompts/list_changed: coalesced bursts, silence for drafts, and
 // delivery across cores on the same database (what another process looks like).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Core } from '../../src/core/index.js';
 import { coalesce } from '../../src/mcp/notifier.js';
 import { connect, countListChanged, createPrompt, createVersion, newCore, sleep, tempDbUrl, textPrompt, until } from './helpers.js';
 
+// Fake timers: the coalescing windows are exact and independent of machine load.
+const fakeTimers = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+
 describe('coalesce', () => {
-  it('fires on the leading edge, then at most once per window, and always after the last call', async () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('fires on the leading edge, then at most once per window, and always after the last call', () => {
+    fakeTimers();
     let calls = 0;
     const fire = coalesce(() => void calls++, 50);
     fire();
     expect(calls).toBe(1);
     for (let i = 0; i < 100; i++) fire();
     expect(calls).toBe(1);
-    await sleep(80);
-    expect(calls).toBe(2);
-    await sleep(80);
-    expect(calls).toBe(2);
+    vi.advanceTimersByTime(49);
+    expect(calls).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect(calls).toBe(2); // the trailing call, one window after the leading one
+    vi.advanceTimersByTime(1_000);
+    expect(calls).toBe(2); // quiet: nothing more
     fire();
-    expect(calls).toBe(3);
+    expect(calls).toBe(3); // the window has reset: leading edge again
+  });
+
+  it('widens the window during a sustained burst, up to ten times, and resets after a quiet window', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const start = Date.now();
+    const at: number[] = [];
+    const fire = coalesce(() => void at.push(Date.now() - start), 100);
+    for (let t = 0; t < 5_000; t += 10) {
+      fire();
+      vi.advanceTimersByTime(10);
+    }
+    // leading, then windows of 100, 200, 400, 800, then 1000 (the cap)
+    expect(at).toEqual([0, 100, 300, 700, 1_500, 2_500, 3_500, 4_500]);
+    vi.advanceTimersByTime(3_000);
+    expect(at.slice(8)).toEqual([5_500]); // the calls after 4,500 announced once
+    fire();
+    expect(at.slice(9)).toEqual([8_000]); // quiet since 6,500: leading edge again
   });
 });
 
@@ -46,28 +71,32 @@ describe('list_changed', () => {
     await other?.close();
   });
 
+  /** Resolves once every notification sent to `client` before now has arrived: a request's answer follows them. */
+  const barrier = (x: Awaited<ReturnType<typeof connect>>) => x.client.ping();
+
   it('300 activating writes in a burst give at least one and far fewer than 300 notifications, to every session', async () => {
     const ca = countListChanged(a.client);
     const cb = countListChanged(b.client);
-    const started = Date.now();
-    for (let i = 0; i < 300; i++) {
-      await createPrompt(core, textPrompt(`burst-${String(i).padStart(3, '0')}`));
-      // Yield to the event loop as separate HTTP requests would: the coalescing
-      // timers get to run mid-burst (SQLite writes alone never leave microtasks).
-      await new Promise((r) => setImmediate(r));
+    fakeTimers();
+    try {
+      // 300 writes, 25 ms apart on the fake clock: a 7.5 s burst.
+      for (let i = 0; i < 300; i++) {
+        await createPrompt(core, textPrompt(`burst-${String(i).padStart(3, '0')}`));
+        vi.advanceTimersByTime(25);
+      }
+      // Past the widest window: the trailing notification goes out, the window resets.
+      vi.advanceTimersByTime(10_000);
+      await barrier(a);
+      await barrier(b);
+    } finally {
+      vi.useRealTimers();
     }
-    const elapsed = Date.now() - started;
-    // Let the trailing notification out: quiet for longer than the widest window.
-    for (let n = -1; n !== ca.count(); ) {
-      n = ca.count();
-      await sleep(2_200);
-    }
-    console.log(`burst: ${ca.count()} notifications over ${elapsed} ms`);
-    expect(ca.count()).toBeGreaterThanOrEqual(1);
+    const n = ca.count();
+    expect(n).toBeGreaterThanOrEqual(2); // the leading edge and the trailing one after the last write
     // At most one per 200 ms window (windows widen during a burst), plus the leading edge.
-    expect(ca.count()).toBeLessThanOrEqual(Math.ceil(elapsed / 200) + 2);
-    expect(ca.count()).toBeLessThan(30);
-    expect(cb.count()).toBe(ca.count());
+    expect(n).toBeLessThanOrEqual(Math.ceil(7_500 / 200) + 2);
+    expect(n).toBeLessThan(30);
+    expect(cb.count()).toBe(n);
     // The last notification came after the last write: listing now shows all of them.
     let total = 0;
     let cursor: string | undefined;
@@ -80,11 +109,12 @@ describe('list_changed', () => {
   }, 120_000);
 
   it('a draft version sends nothing; activating it does', async () => {
-    await sleep(300); // outside any coalescing window
+    // The burst test left every coalescing window closed (fake clock), so a
+    // notification here would be a leading edge, sent at once.
     const c = countListChanged(a.client);
     await createVersion(core, 'seed', { arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: { type: 'text', text: 'Draft {{who}}' } }] });
     await createPrompt(core, textPrompt('draft-only', 'x', { activate: false }));
-    await sleep(500);
+    await barrier(a);
     expect(c.count()).toBe(0);
     expect((await a.client.getPrompt({ name: 'seed', arguments: { who: 'A' } })).messages[0]!.content).toEqual({ type: 'text', text: 'Hello A' });
 

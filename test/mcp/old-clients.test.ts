@@ -8,8 +8,8 @@ import { StdioClientTransport as Stdio10 } from 'mcp-sdk-1.0/client/stdio.js';
 import { Client as Client110 } from 'mcp-sdk-1.10/client/index.js';
 import { StdioClientTransport as Stdio110 } from 'mcp-sdk-1.10/client/stdio.js';
 import { StreamableHTTPClientTransport as Http110 } from 'mcp-sdk-1.10/client/streamableHttp.js';
-import { createDb, migrateDatabase } from '../../src/db/create-db.js';
-import { createCore } from '../../src/core/index.js';
+import { migrateDatabase } from '../../src/db/create-db.js';
+import { coreOn } from '../helpers/db.js';
 import { seedIfEmpty } from '../../src/library/seed.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { BIN } from '../helpers/spawn.js';
@@ -29,7 +29,7 @@ describe.skipIf(skip)('old MCP clients get every seed prompt', () => {
   beforeAll(async () => {
     url = tempSqliteUrl();
     await migrateDatabase(url);
-    const core = await createCore({ db: await createDb(url) });
+    const core = await coreOn(url);
     seedCount = await seedIfEmpty(core);
     choices = await argumentChoices(core);
     await core.close();

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createDb, migrateDatabase } from '../../src/db/create-db.js';
-import { createCore } from '../../src/core/index.js';
+import { migrateDatabase } from '../../src/db/create-db.js';
+import { coreOn } from '../helpers/db.js';
 import { seedIfEmpty } from '../../src/library/seed.js';
 import { BIN, runPromptd } from '../helpers/spawn.js';
 import { tempSqliteUrl } from '../helpers/db.js';
@@ -17,7 +17,7 @@ describe.skipIf(skip)('MCP page size', () => {
   beforeAll(async () => {
     url = tempSqliteUrl();
     await migrateDatabase(url);
-    const core = await createCore({ db: await createDb(url) });
+    const core = await coreOn(url);
     seeded = await seedIfEmpty(core);
     await core.close();
   });

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectRoot } from '../../src/db/paths.js';
-import type { Core } from '../../src/core/index.js';
+import type { Db } from '../../src/db/create-db.js';
 
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'writer-child.ts');
 
@@ -47,7 +47,7 @@ export function spawnWriter(url: string, prompt: string, count: number, activate
  * Every version of every prompt is whole: numbered 1..latest without gaps, with the
  * given number of messages and arguments; the active version (if any) belongs to it.
  */
-export async function expectWholeVersions(core: Core, expected: (prompt: string, version: number) => { messages: number; arguments: number }) {
+export async function expectWholeVersions(core: { db: Db }, expected: (prompt: string, version: number) => { messages: number; arguments: number }) {
   // Whole tables and group-bys: no IN lists, so it works for thousands of prompts.
   const { prisma } = core.db;
   const prompts = await prisma.prompt.findMany({ select: { id: true, name: true, latestVersion: true, activeVersionId: true } });

@@ -34,7 +34,7 @@ it('50 concurrent new versions of one prompt → 51 versions, numbered without g
   expect(bodies.map((b) => b.version).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 2));
   const list = await (await api('GET', '/prompts/busy/versions?limit=100')).json();
   expect(list.items.map((v: { version: number }) => v.version)).toEqual(Array.from({ length: 51 }, (_, i) => 51 - i));
-  const whole = await expectWholeVersions(srv.core, () => ({ messages: MESSAGES, arguments: ARGS }));
+  const whole = await expectWholeVersions(srv.store, () => ({ messages: MESSAGES, arguments: ARGS }));
   expect(whole.problems).toEqual([]);
 });
 
@@ -58,7 +58,7 @@ it('an activate/rollback storm leaves exactly one active version, consistent wit
   expect(versions.filter((v) => v.active).map((v) => v.version)).toEqual([detail.activeVersion]);
 
   // Replaying the log: each activation names the version that was active before it.
-  const events = await srv.core.db.prisma.changeEvent.findMany({ where: { entity: 'prompt', entityKey: 'storm', action: { in: ['prompt.activated', 'prompt.rolled_back'] } }, orderBy: { id: 'asc' } });
+  const events = await srv.store.db.prisma.changeEvent.findMany({ where: { entity: 'prompt', entityKey: 'storm', action: { in: ['prompt.activated', 'prompt.rolled_back'] } }, orderBy: { id: 'asc' } });
   let active: number | null = null;
   for (const e of events) {
     const d = JSON.parse(e.details ?? '{}') as { version: number; previous?: number | null };
@@ -89,12 +89,12 @@ it('a second OS process writing the same database under load never surfaces SQLI
   expect(code, writer.stderr()).toBe(0);
   expect(statuses.filter((s) => s >= 300)).toEqual([]);
   expect(writer.committed()).toBe(61);
-  const whole = await expectWholeVersions(srv.core, () => ({ messages: MESSAGES, arguments: ARGS }));
+  const whole = await expectWholeVersions(srv.store, () => ({ messages: MESSAGES, arguments: ARGS }));
   expect(whole.problems).toEqual([]);
   // The server follows the other process's writes: its last activation (v61) is served here.
   await waitFor(() => srv.core.catalog.find('from-child')?.version.version === 61 || undefined, 10_000, 'the child’s activation to be served');
   if (TEST_DB === 'sqlite') {
-    const rows = await srv.core.db.prisma.$queryRawUnsafe<{ journal_mode: string }[]>('PRAGMA journal_mode');
+    const rows = await srv.store.db.prisma.$queryRawUnsafe<{ journal_mode: string }[]>('PRAGMA journal_mode');
     expect(rows[0]?.journal_mode).toBe('wal');
   }
 });

@@ -7,8 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { migrateDatabase } from '../../src/db/create-db.js';
-import type { Core } from '../../src/core/index.js';
-import { TEST_DB, makeCore, tempDbUrl } from '../helpers/db.js';
+import { TEST_DB, makeCore, tempDbUrl, type TestCore } from '../helpers/db.js';
 import { runPromptd, startServe, waitFor } from '../helpers/spawn.js';
 import { ARGS, MESSAGES } from './writer-child.js';
 import { expectWholeVersions, spawnWriter } from './child.js';
@@ -16,7 +15,7 @@ import { libName, libShape, writeLibrary } from './library-fixture.js';
 
 const TOKEN = 'crash-token';
 
-async function expectIntact(core: Core) {
+async function expectIntact(core: TestCore) {
   if (TEST_DB !== 'sqlite') return;
   const check = await core.db.prisma.$queryRawUnsafe<{ integrity_check: string }[]>('PRAGMA integrity_check');
   expect(check.map((r) => r.integrity_check)).toEqual(['ok']);

@@ -2,8 +2,7 @@
 // a loop, each with exactly MESSAGES messages and ARGS arguments, and prints
 // `committed <n>` after every commit (the crash test reads it to know what must be
 // there). Run with: node --import tsx test/reliability/writer-child.ts <dbUrl> <prompt> <count> [activateEvery]
-import { createDb } from '../../src/db/create-db.js';
-import { createCore } from '../../src/core/index.js';
+import { coreOn } from '../helpers/db.js';
 import { VersionInputSchema, CreatePromptInputSchema } from '../../src/core/schemas.js';
 
 export const MESSAGES = 7;
@@ -22,7 +21,7 @@ async function main() {
   if (!url || !name) throw new Error('usage: writer-child.ts <dbUrl> <prompt> <count> [activateEvery]');
   const count = Number(countArg ?? 1_000_000);
   const activateEvery = Number(activateEveryArg ?? 0);
-  const core = await createCore({ db: await createDb(url, { poolMax: 2 }), onError: (e) => process.stderr.write(`feed: ${String(e)}\n`) });
+  const core = await coreOn(url, { poolMax: 2, onError: (e) => process.stderr.write(`feed: ${String(e)}\n`) });
   const actor = { name: 'child' };
   try {
     await core.prompts.create(CreatePromptInputSchema.parse({ name, ...versionBody(0) }), actor);
@@ -31,7 +30,7 @@ async function main() {
   }
   process.stdout.write('ready\n');
   for (let i = 1; i <= count; i++) {
-    const v = await core.prompts.createVersion(name, VersionInputSchema.parse(versionBody(i)), actor);
+    const { created: v } = await core.prompts.createVersion(name, VersionInputSchema.parse(versionBody(i)), actor);
     if (activateEvery && i % activateEvery === 0) await core.prompts.activate(name, v.version, actor);
     process.stdout.write(`committed ${v.version}\n`);
   }

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Core } from '../../src/core/index.js';
-import { makeCore } from '../helpers/db.js';
+import { makeCore, type TestCore } from '../helpers/db.js';
 import { makeClient, TOKEN } from '../helpers/http.js';
+import { assertConforms } from '../helpers/openapi.js';
 
-let core: Core;
+let core: TestCore;
 let client: ReturnType<typeof makeClient>;
 
 beforeAll(async () => {
@@ -43,6 +43,7 @@ it('every /admin/v1 route without a valid token is 401 problem+json', async () =
       expect(res.status, `${method} ${path}`).toBe(401);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
       expect(res.headers.get('www-authenticate')).toContain('Bearer');
+      await assertConforms(await client.openapi(), method, path, res);
     }
   }
 });

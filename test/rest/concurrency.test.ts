@@ -4,14 +4,17 @@ import type { AddressInfo } from 'node:net';
 import type { Core } from '../../src/core/index.js';
 import { makeCore } from '../helpers/db.js';
 import { makeClient, textPrompt, TOKEN } from '../helpers/http.js';
+import { assertConforms, type OpenApiDoc } from '../helpers/openapi.js';
 
 let core: Core;
 let server: ServerType;
 let base: string;
+let doc: OpenApiDoc;
 
 beforeAll(async () => {
   core = await makeCore({ adminToken: TOKEN });
-  const { app } = makeClient(core);
+  const { app, openapi } = makeClient(core);
+  doc = await openapi();
   server = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
@@ -22,8 +25,11 @@ afterAll(async () => {
   await core.close();
 });
 
-const post = (path: string, body: unknown) =>
-  fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = async (path: string, body: unknown) => {
+  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  await assertConforms(doc, 'POST', path, res);
+  return res;
+};
 
 it('20 simultaneous new versions over HTTP all succeed, numbered without gaps or duplicates', async () => {
   expect((await post('/prompts', textPrompt('busy'))).status).toBe(201);

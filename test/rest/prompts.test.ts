@@ -65,6 +65,23 @@ describe('prompts REST API', () => {
     expect(paths).toEqual(expect.arrayContaining(['arguments[1].name', 'messages[0].content.text', 'messages[1].content.uri', 'messages[2].content.uri']));
   });
 
+  it('one 422 lists the schema errors and the semantic ones together (issue 15 item 11)', async () => {
+    const res = await call('POST', '/prompts', {
+      name: 'bad name!',
+      arguments: [{ name: 'who', required: 'yes' }],
+      messages: [
+        { role: 'user', content: { type: 'text', text: 'Hi {{who}} and {{nope}}' } },
+        { role: 'robot', content: { type: 'text', text: 'x' } },
+      ],
+    });
+    expect(res.status).toBe(422);
+    const errors = (await res.json()).errors as { path: string; message: string }[];
+    expect(errors.map((e) => e.path)).toEqual(expect.arrayContaining(['name', 'arguments[0].required', 'messages[1].role']));
+    expect(errors).toContainEqual({ path: 'messages[0].content.text', message: '{{nope}} is not a declared argument' });
+    // the argument with a bad field still declares its name
+    expect(errors.filter((e) => e.message.includes('{{who}}'))).toEqual([]);
+  });
+
   it('two editors holding the same ETag: one gets 201, the other 412', async () => {
     await call('POST', '/prompts', textPrompt('shared'));
     const etag = (await call('GET', '/prompts/shared')).headers.get('etag')!;

@@ -36,7 +36,7 @@ describe('resources and bindings', () => {
       arguments: [{ name: 'timeframe', required: true, choices: ['1h', '24h'] }],
       messages: [
         { role: 'user', content: { type: 'text', text: 'Look at the last {{timeframe}}' } },
-        { role: 'user', content: { type: 'resource', uri: 'logs://recent?timeframe={timeframe}' } },
+        { role: 'user', content: { type: 'resource', uri: 'logs://recent?timeframe={timeframe}', allow: ['logs://recent?'] } },
         { role: 'user', content: { type: 'image', resourceUri: 'image://logo.png' } },
       ],
       activate: true,

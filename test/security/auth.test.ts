@@ -1,6 +1,6 @@
 // Auth on a listening server (startServer, as `promptd serve`), beyond what
 // test/rest/auth.test.ts covers (no/wrong/Basic token on every OpenAPI route):
-// revoked and odd tokens on every route, the query token only on /events, tokens
+// revoked and odd tokens on every route, no query token anywhere, tokens
 // never stored in clear, CLI revocation taking effect at once in a running server,
 // the optional /mcp token, DNS-rebinding protection, and no CORS.
 import http from 'node:http';
@@ -48,7 +48,7 @@ function raw(path: string, method: string, headers: Record<string, string>, body
   });
 }
 
-it('revoked, overlong, non-Bearer and query-string tokens are refused on every route; the query token works only for /events', async () => {
+it('revoked, overlong, non-Bearer and query-string tokens are refused on every route; no route takes a query token', async () => {
   const { token, info } = await srv.core.tokens.create('soon-revoked');
   await srv.core.tokens.revoke(String(info.id));
   const list = await routes();
@@ -68,25 +68,22 @@ it('revoked, overlong, non-Bearer and query-string tokens are refused on every r
       expect(res.headers.get('content-type')).toContain('application/problem+json');
       await res.body?.cancel();
     }
-    if (path !== '/events') {
-      const res = await call(method, `${path}?access_token=${ADMIN}`);
-      expect(res.status, `${method} ${path}?access_token`).toBe(401);
-    }
+    const res = await call(method, `${path}?access_token=${ADMIN}`);
+    expect(res.status, `${method} ${path}?access_token`).toBe(401);
+    await res.body?.cancel();
   }
-  const events = await fetch(`${srv.url}/admin/v1/events?access_token=${ADMIN}`);
-  expect(events.status).toBe(200);
-  await events.body?.cancel();
-  expect((await fetch(`${srv.url}/admin/v1/events?access_token=${token}`)).status).toBe(401);
+  // No route takes a token in the URL (the event stream takes a single-use ticket: test/security/events-streams.test.ts).
+  for (const t of [ADMIN, token]) expect((await fetch(`${srv.url}/admin/v1/events?access_token=${t}`)).status).toBe(401);
 });
 
 it('tokens are stored only as SHA-256 hashes: neither the table nor the database file holds one in clear', async () => {
   const { token } = await srv.core.tokens.create('stored');
-  const rows = await srv.core.db.prisma.apiToken.findMany();
+  const rows = await srv.store.db.prisma.apiToken.findMany();
   const { createHash } = await import('node:crypto');
   expect(rows.some((r) => r.hash === createHash('sha256').update(token).digest('hex'))).toBe(true);
   expect(JSON.stringify(rows)).not.toContain(token);
   expect(JSON.stringify(rows)).not.toContain(ADMIN);
-  expect(JSON.stringify(await srv.core.db.prisma.changeEvent.findMany())).not.toContain(token.slice(10));
+  expect(JSON.stringify(await srv.store.db.prisma.changeEvent.findMany())).not.toContain(token.slice(10));
   if (TEST_DB === 'sqlite') {
     const file = fileURLToPath(dbUrl.replace(/^file:/, 'file://'));
     const bytes = Buffer.concat([file, `${file}-wal`].filter(existsSync).map((f) => readFileSync(f)));

@@ -10,14 +10,14 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Core } from '../../src/core/index.js';
 import { expandUriTemplate } from '../../src/core/uri-template.js';
-import { makeCore } from '../helpers/db.js';
+import { renderTemplate } from '../../src/core/template.js';
+import { makeCore, type TestCore } from '../helpers/db.js';
 import { makeClient, TOKEN } from '../helpers/http.js';
 import { mcpHarness } from '../fuzz/mcp-harness.js';
 import { NASTY } from '../fuzz/arbitraries.js';
 
-let core: Core;
+let core: TestCore;
 let call: ReturnType<typeof makeClient>['call'];
 let h: ReturnType<typeof mcpHarness>;
 let sid: string;
@@ -36,7 +36,7 @@ beforeAll(async () => {
   core = await makeCore({ adminToken: TOKEN });
   call = makeClient(core).call;
   await ok(await call('POST', '/resources', { uri: 'mem://secret', name: 'secret', mimeType: 'text/plain', text: 'TOP SECRET' }));
-  await ok(await call('POST', '/resources', { uri: 'docs://public/readme', name: 'readme', mimeType: 'text/plain', text: 'public readme' }));
+  await ok(await call('POST', '/resources', { uri: 'docs://public/readme', name: 'readme', mimeType: 'text/plain', text: 'public readme', visibility: 'public' }));
   await ok(await call('POST', '/resource-templates', { uriTemplate: 'docs://guide/{lang}', name: 'guide', mimeType: 'text/plain', text: 'Guide for {{lang}}' }));
   await ok(await call('POST', '/prompts', {
     name: 'inj', activate: true,
@@ -44,7 +44,6 @@ beforeAll(async () => {
     messages: [text('user', '[{{x}}]'), text('assistant', '{{#x}}<{{x}}>{{/x}}{{^x}}none{{/x}}'), { role: 'user', content: { type: 'resource', uri: 'docs://guide/{lang}' } }],
   }));
   await ok(await call('POST', '/prompts', { name: 'whole', activate: true, arguments: [{ name: 'fileUri', required: true }], messages: [{ role: 'user', content: { type: 'resource', uri: '{+fileUri}' } }] }));
-  await ok(await call('POST', '/prompts', { name: 'proto', activate: true, arguments: [{ name: 'constructor' }], messages: [text('user', '[{{constructor}}]')] }));
   h = mcpHarness(core);
   sid = await h.initialize();
   bait = http.createServer((_req, res) => {
@@ -91,9 +90,10 @@ describe('argument values are inserted literally', () => {
   });
 
   it('names of Object.prototype members never leak into a rendering', async () => {
-    const r = (await ok(await call('POST', '/prompts/proto/render', { arguments: {} }))) as Rendered;
-    expect(r.messages[0]!.content.text).toBe('[]');
-    await expect(core.catalog.render('proto', { toString: 'x' } as Record<string, string>)).rejects.toMatchObject({ code: 'validation' });
+    // Arguments may not be named after them (test/security/names.test.ts); values sent under such names are unknown arguments.
+    await expect(core.catalog.render('inj', { lang: 'en', toString: 'x' } as Record<string, string>)).rejects.toMatchObject({ code: 'validation' });
+    await expect(core.catalog.render('inj', JSON.parse('{"lang":"en","__proto__":"x"}'))).rejects.toMatchObject({ code: 'validation' });
+    expect(renderTemplate('[{{constructor}}][{{toString}}]', {})).toBe('[][]');
   });
 });
 
@@ -157,7 +157,7 @@ describe('SQL', () => {
       expect((await res.json()).errors[0].path).toBe('name');
       expect((await call('GET', `/prompts/${encodeURIComponent(name)}`)).status).toBe(422);
     }
-    expect(await core.db.prisma.prompt.count()).toBe(3);
+    expect(await core.db.prisma.prompt.count()).toBe(2);
   });
 
   it('SQL metacharacters in q= are harmless: a bound parameter, never SQL', async () => {
@@ -168,9 +168,9 @@ describe('SQL', () => {
     expect(await names(`"real"`)).toEqual(['quote']);
     // LIKE wildcards are not escaped by Prisma's `contains`: `%` and `_` act as wildcards
     // inside the parameter (a broader match), which is harmless.
-    expect((await names('%')).length).toBeLessThanOrEqual(4);
+    expect((await names('%')).length).toBeLessThanOrEqual(3);
     expect((await ok(await call('GET', `/resources?q=${encodeURIComponent(`' OR 1=1 --`)}`))).items).toEqual([]);
-    expect(await core.db.prisma.prompt.count()).toBe(4);
+    expect(await core.db.prisma.prompt.count()).toBe(3);
     expect(await core.db.prisma.apiToken.count()).toBe(0);
   });
 });

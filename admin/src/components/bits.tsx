@@ -30,10 +30,10 @@ export function FieldError({ path, errors, warnings = {}, prefix = false }: { pa
   );
 }
 
-/** aria-invalid / aria-describedby for the input at `path`. */
+/** aria-invalid / aria-describedby for the input at `path`; data-path lets the editor track touched fields and focus them from the error summary. */
 export function describe(path: string, errors: Messages, warnings: Messages = {}) {
   const has = errors[path] !== undefined || warnings[path] !== undefined;
-  return { 'aria-invalid': errors[path] !== undefined || undefined, 'aria-describedby': has ? noteId(path) : undefined };
+  return { 'aria-invalid': errors[path] !== undefined || undefined, 'aria-describedby': has ? noteId(path) : undefined, 'data-path': path };
 }
 
 /** `live={false}` inside an already-live region (a role on a freshly inserted node is not reliably announced). */

@@ -1,13 +1,12 @@
 // How to connect MCP clients: the Streamable HTTP URL and a stdio config for desktop clients.
 import { useEffect, useId, useState } from 'react';
+import { errorMessage, getServerInfo, type ServerInfo } from '../api';
 
-const stdioConfig = JSON.stringify(
-  { mcpServers: { promptd: { command: 'npx', args: ['promptd', 'mcp'], env: { DATABASE_URL: 'file:/absolute/path/to/data/promptd.db' } } } },
-  null,
-  2,
-);
+const PLACEHOLDER = 'file:/absolute/path/to/data/promptd.db';
+const stdioConfig = (databaseUrl: string) =>
+  JSON.stringify({ mcpServers: { promptd: { command: 'npx', args: ['promptd', 'mcp'], env: { DATABASE_URL: databaseUrl } } } }, null, 2);
 
-function CopyBlock({ label, value, testId, multiline }: { label: string; value: string; testId: string; multiline?: boolean }) {
+export function CopyBlock({ label, value, testId, multiline }: { label: string; value: string; testId: string; multiline?: boolean }) {
   const id = useId();
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   const copy = async () => {
@@ -43,8 +42,11 @@ function CopyBlock({ label, value, testId, multiline }: { label: string; value: 
 
 export function ConnectPage() {
   const id = useId();
+  const [info, setInfo] = useState<ServerInfo | null>(null);
+  const [infoError, setInfoError] = useState<string | null>(null);
   useEffect(() => {
     document.title = 'Connect · promptd';
+    getServerInfo().then(setInfo, (err) => setInfoError(errorMessage(err)));
   }, []);
   const url = `${location.origin}/mcp`;
   return (
@@ -64,7 +66,11 @@ export function ConnectPage() {
           Add this to your client&apos;s MCP configuration (for Claude Desktop, <code>claude_desktop_config.json</code>). Point <code>DATABASE_URL</code> at the same
           database this server uses; edits made here reach the stdio process too.
         </p>
-        <CopyBlock label="stdio configuration" value={stdioConfig} testId="stdio-config" multiline />
+        {info?.database.provider === 'postgresql' && (
+          <p className="small" data-testid="stdio-password-note">The password is left out: replace <code>&lt;password&gt;</code> with the real one.</p>
+        )}
+        {infoError && <p className="small field-warning">Could not ask the server for its database ({infoError}); fill in the path yourself.</p>}
+        <CopyBlock label="stdio configuration" value={stdioConfig(info?.database.url ?? PLACEHOLDER)} testId="stdio-config" multiline />
       </section>
     </section>
   );

@@ -5,8 +5,9 @@ export interface AskOptions {
   title: string;
   message?: ReactNode;
   confirmLabel: string;
+  cancelLabel?: string;
   danger?: boolean;
-  input?: { label: string; initial: string; pattern?: string; hint?: string };
+  input?: { label: string; initial: string; hint?: string; /** A message when the value is not acceptable (shown by the field, not in the browser's bubble). */ validate?: (value: string) => string | null };
 }
 export interface Answer { ok: boolean; value: string }
 type Request = AskOptions & { resolve: (a: Answer) => void };
@@ -14,7 +15,7 @@ type Request = AskOptions & { resolve: (a: Answer) => void };
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** Tab from the last control goes to the first, Shift+Tab from the first to the last. */
-function trapTab(e: KeyboardEvent<HTMLDialogElement>) {
+export function trapTab(e: KeyboardEvent<HTMLDialogElement>) {
   if (e.key !== 'Tab') return;
   const items = [...e.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)];
   const first = items[0];
@@ -34,8 +35,10 @@ function Dialog({ req, onDone: done }: { req: Request; onDone: (a: Answer) => vo
   const ref = useRef<HTMLDialogElement>(null);
   const [opener] = useState(() => document.activeElement);
   const [value, setValue] = useState(req.input?.initial ?? '');
+  const [invalid, setInvalid] = useState<string | null>(null);
   const titleId = useId();
   const inputId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
@@ -49,6 +52,9 @@ function Dialog({ req, onDone: done }: { req: Request; onDone: (a: Answer) => vo
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    const problem = req.input?.validate?.(value) ?? null;
+    setInvalid(problem);
+    if (problem) return inputRef.current?.focus();
     onDone({ ok: true, value });
   };
   return (
@@ -63,27 +69,36 @@ function Dialog({ req, onDone: done }: { req: Request; onDone: (a: Answer) => vo
         onDone({ ok: false, value });
       }}
     >
-      <form onSubmit={submit}>
+      <form onSubmit={submit} noValidate>
         <h2 id={titleId}>{req.title}</h2>
-        {req.message && <div className="dialog-body">{req.message}</div>}
+        {req.message && <div className="dialog-body">{typeof req.message === 'string' ? <p>{req.message}</p> : req.message}</div>}
         {req.input && (
           <div className="field">
             <label htmlFor={inputId}>{req.input.label}</label>
             <input
               id={inputId}
+              ref={inputRef}
               data-testid="confirm-input"
               value={value}
-              required
-              pattern={req.input.pattern}
+              aria-invalid={invalid ? true : undefined}
+              aria-describedby={`${inputId}-hint${invalid ? ` ${inputId}-err` : ''}`}
               data-autofocus="true"
-              onChange={(e) => setValue(e.target.value)}
+              onChange={(e) => {
+                setValue(e.target.value);
+                if (invalid) setInvalid(req.input?.validate?.(e.target.value) ?? null);
+              }}
             />
-            {req.input.hint && <p className="hint">{req.input.hint}</p>}
+            {req.input.hint && <p className="hint" id={`${inputId}-hint`}>{req.input.hint}</p>}
+            {invalid && (
+              <p className="field-error" id={`${inputId}-err`} role="alert" data-testid="confirm-input-error">
+                {invalid}
+              </p>
+            )}
           </div>
         )}
         <div className="dialog-actions">
           <button type="button" className="btn" data-testid="confirm-cancel" data-autofocus={!!req.danger && !req.input} onClick={() => onDone({ ok: false, value })}>
-            Cancel
+            {req.cancelLabel ?? 'Cancel'}
           </button>
           <button type="submit" className={req.danger ? 'btn btn-danger' : 'btn btn-primary'} data-testid="confirm-ok" data-autofocus={!req.danger && !req.input}>
             {req.confirmLabel}

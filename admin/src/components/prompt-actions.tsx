@@ -1,6 +1,7 @@
 // The action bar of a prompt page: new version, deactivate, archive, rename, delete.
+import { useCan } from '../me';
 import type { ReactNode } from 'react';
-import { api } from '../api';
+import { api, getServerInfo } from '../api';
 import { pushFlash } from '../flash';
 import { href, Link, navigate } from '../router';
 import type { PromptDetail } from '../types';
@@ -14,10 +15,21 @@ interface Props {
   onError: (msg: string) => void;
 }
 
-const NAME_PATTERN = '[A-Za-z0-9_.\\-]{1,128}';
+const NAME_RE = /^[A-Za-z0-9_.-]{1,128}$/;
+
+function checkName(v: string): string | null {
+  const t = v.trim();
+  if (!t) return 'Enter a name.';
+  if (t.length > 128) return `At most 128 characters (this one has ${t.length}).`;
+  const bad = [...new Set(t.replace(/[A-Za-z0-9_.-]/g, ''))];
+  if (bad.length || !NAME_RE.test(t)) return `Only letters, digits, _ - and . are allowed; remove ${bad.map((c) => (c === ' ' ? 'the space' : `"${c}"`)).join(', ')}.`;
+  return null;
+}
 
 export function PromptActions({ detail, busy, ask, run }: Props) {
   const { name } = detail;
+  const canEdit = useCan('editor');
+  const canAdmin = useCan('admin');
   const strong = (s: string): ReactNode => <strong className="mono">{s}</strong>;
 
   const deactivate = async () => {
@@ -43,7 +55,7 @@ export function PromptActions({ detail, busy, ask, run }: Props) {
       title: 'Rename prompt',
       message: <p>MCP clients call prompts by name: clients using {strong(name)} will need the new one.</p>,
       confirmLabel: 'Rename',
-      input: { label: 'New name', initial: name, pattern: NAME_PATTERN, hint: 'Letters, digits, _ - . (up to 128)' },
+      input: { label: 'New name', initial: name, hint: 'Letters, digits, _ - . (up to 128)', validate: checkName },
     });
     const next = a.value.trim();
     if (!a.ok || !next || next === name) return;
@@ -54,26 +66,33 @@ export function PromptActions({ detail, busy, ask, run }: Props) {
     }, '', false);
   };
   const remove = async () => {
+    const days = await getServerInfo().then((i) => i.deletedRetentionDays, () => null);
+    const keep = days === null ? 'for the retention period (30 days by default)' : days === 1 ? 'for 1 day' : `for ${days} days`;
     const a = await ask({
       title: 'Delete this prompt?',
-      message: <p>This deletes {strong(name)} and all {detail.latestVersion} of its versions. It cannot be undone.</p>,
-      confirmLabel: 'Delete forever',
+      message: (
+        <p data-testid="delete-bin-note">
+          {strong(name)} and all {detail.latestVersion} of its versions go to the bin (<Link href={href.bin()}>Deleted prompts</Link>) and stop being served. You can restore it from there {keep}; after that it is purged for good.
+        </p>
+      ),
+      confirmLabel: 'Delete',
       danger: true,
     });
     if (!a.ok) return;
     await run(async () => {
       await api.deletePrompt(name);
       navigate(href.prompts());
-      pushFlash(`Deleted ${name}.`);
+      pushFlash(`Deleted ${name}: it is in the bin (Deleted prompts) ${keep}.`);
     }, '', false);
   };
 
+  if (!canEdit) return null;
   return (
     <div className="actions" role="group" aria-label="Prompt actions">
       <Link href={href.edit(name)} className="btn btn-primary" data-testid="action-new-version">
         New version
       </Link>
-      {detail.activeVersion != null && (
+      {detail.activeVersion != null && canAdmin && (
         <button type="button" className="btn" data-testid="action-deactivate" onClick={deactivate} disabled={busy}>
           Deactivate
         </button>
@@ -84,9 +103,9 @@ export function PromptActions({ detail, busy, ask, run }: Props) {
       <button type="button" className="btn" data-testid="action-rename" onClick={rename} disabled={busy}>
         Rename
       </button>
-      <button type="button" className="btn btn-danger-outline" data-testid="action-delete" onClick={remove} disabled={busy}>
+      {canAdmin && <button type="button" className="btn btn-danger-outline" data-testid="action-delete" onClick={remove} disabled={busy}>
         Delete
-      </button>
+      </button>}
     </div>
   );
 }

@@ -1,24 +1,34 @@
-// Prompt list: search, archived filter, keyset "Load more", live refresh.
-import { useEffect, useId, useRef, useState } from 'react';
-import { api, errorMessage, type ArchivedFilter } from '../api';
+// Prompt list: search (names, titles, descriptions, text), filters, sort, real pages with a total, live refresh.
+import { useEffect, useId, useState } from 'react';
+import { api, errorMessage } from '../api';
 import { useLive } from '../live';
 import { href, Link, navigate } from '../router';
 import type { PromptSummary } from '../types';
 import { Badge, Banner, Time } from './bits';
+import { TagChips } from './tag-chips';
+import { useCan } from '../me';
+import { ImportDialog } from './import-dialog';
+import { Pager } from './pager';
+import { filtersFrom, filtersToSearch, PromptListToolbar, type ListFilters } from './prompt-list-toolbar';
 
 const PAGE = 50;
 
 export function PromptList({ search }: { search: URLSearchParams }) {
-  const [q, setQ] = useState(search.get('q') ?? '');
-  const [archived, setArchived] = useState<ArchivedFilter>((search.get('archived') as ArchivedFilter) || 'false');
+  const [filters, setFilters] = useState<ListFilters>(() => filtersFrom(search));
+  const canEdit = useCan('editor');
+  const canAdmin = useCan('admin');
   const [items, setItems] = useState<PromptSummary[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
+  // Cursors of the pages visited so far: cursors[i] fetches page i + 1 (null: the first).
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const [next, setNext] = useState<string | null>(null);
+  const [total, setTotal] = useState(0);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
+  const [importing, setImporting] = useState(false);
   const { revision, last } = useLive();
-  const countRef = useRef(0);
-  countRef.current = items.length;
   const id = useId();
+  const pageNo = cursors.length;
+  const { q, archived, label } = filters;
 
   useEffect(() => {
     document.title = 'Prompts · promptd';
@@ -26,23 +36,26 @@ export function PromptList({ search }: { search: URLSearchParams }) {
 
   // Keep the filters in the URL so back/forward and reloads keep them.
   useEffect(() => {
-    const sp = new URLSearchParams();
-    if (q) sp.set('q', q);
-    if (archived !== 'false') sp.set('archived', archived);
+    const sp = filtersToSearch(filters);
     const next = `${href.prompts()}${sp.toString() ? `?${sp}` : ''}`;
     if (next !== location.pathname + location.search) navigate(next, { replace: true });
-  }, [q, archived]);
+  }, [filters]);
 
-  // (Re)load the first page on filter change (debounced) and on live changes (keeping what was loaded).
+  const changeFilters = (f: ListFilters) => {
+    setFilters(f);
+    setCursors([null]);
+  };
+
+  // Load the current page on filter or page change (debounced) and on live changes.
   useEffect(() => {
     const ctl = new AbortController();
-    const limit = Math.min(200, Math.max(PAGE, countRef.current));
     const t = setTimeout(async () => {
       setLoading(true);
       try {
-        const page = await api.listPrompts({ q: q.trim(), archived, limit }, ctl.signal);
+        const page = await api.listPrompts({ ...filters, q: filters.q.trim(), tag: filters.tag.trim() || undefined, status: filters.status || undefined, limit: PAGE, cursor: cursors.at(-1) }, ctl.signal);
         setItems(page.items);
-        setCursor(page.nextCursor);
+        setNext(page.nextCursor);
+        setTotal(page.total);
         setError(null);
       } catch (err) {
         if ((err as Error).name !== 'AbortError') setError(errorMessage(err));
@@ -54,51 +67,33 @@ export function PromptList({ search }: { search: URLSearchParams }) {
       clearTimeout(t);
       ctl.abort();
     };
-  }, [q, archived, revision]);
-
-  const loadMore = async () => {
-    if (!cursor) return;
-    setLoading(true);
-    try {
-      const page = await api.listPrompts({ q: q.trim(), archived, limit: PAGE, cursor });
-      setItems((prev) => [...prev, ...page.items.filter((p) => !prev.some((x) => x.name === p.name))]);
-      setCursor(page.nextCursor);
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setLoading(false);
-    }
-  };
+  }, [filters, cursors, revision]);
 
   return (
     <section className="page" aria-labelledby={`${id}-h`}>
       <div className="page-head">
         <h1 id={`${id}-h`}>Prompts</h1>
-        <Link href={href.newPrompt()} className="btn btn-primary" data-testid="new-prompt">
-          New prompt
-        </Link>
+        <div className="page-actions">
+          {canAdmin && <Link href={href.bin()} className="btn" data-testid="open-bin">
+            Deleted prompts
+          </Link>}
+          {canEdit && <button type="button" className="btn" data-testid="import-open" onClick={() => setImporting(true)}>
+            Import…
+          </button>}
+          {canEdit && <Link href={href.newPrompt()} className="btn btn-primary" data-testid="new-prompt">
+            New prompt
+          </Link>}
+        </div>
       </div>
-      <form className="toolbar" role="search" onSubmit={(e) => e.preventDefault()}>
-        <div className="field grow">
-          <label htmlFor={`${id}-q`}>Search prompts</label>
-          <input id={`${id}-q`} type="search" placeholder="Name or title" value={q} data-testid="prompt-search" onChange={(e) => setQ(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-a`}>Show</label>
-          <select id={`${id}-a`} value={archived} data-testid="prompt-archived-filter" onChange={(e) => setArchived(e.target.value as ArchivedFilter)}>
-            <option value="false">Not archived</option>
-            <option value="true">Archived only</option>
-            <option value="all">All prompts</option>
-          </select>
-        </div>
-      </form>
+      {importing && <ImportDialog onClose={() => setImporting(false)} />}
+      <PromptListToolbar value={filters} onChange={changeFilters} />
       {error && <Banner kind="error">{error}</Banner>}
       <p className="sr-only" role="status" aria-live="polite">
-        {loading ? 'Loading prompts…' : `${items.length} prompt${items.length === 1 ? '' : 's'} shown`}
+        {loading ? 'Loading prompts…' : `${total} prompt${total === 1 ? '' : 's'} match; page ${pageNo} of ${Math.max(1, Math.ceil(total / PAGE))}`}
       </p>
       {!loading && items.length === 0 && !error && (
         <div className="empty">
-          {q || archived !== 'false' ? <p>No prompts match.</p> : <p>No prompts yet. <Link href={href.newPrompt()}>Create the first one</Link>.</p>}
+          {q || archived !== 'false' || label || filters.tag || filters.status ? <p>No prompts match.</p> : <p>No prompts yet. <Link href={href.newPrompt()}>Create the first one</Link>.</p>}
         </div>
       )}
       <ul className="prompt-list" data-testid="prompt-list" aria-busy={loading}>
@@ -109,10 +104,11 @@ export function PromptList({ search }: { search: URLSearchParams }) {
                 {p.name}
               </Link>
               <span className="prompt-title">{p.title || <span className="muted">untitled</span>}</span>
+              <TagChips tags={p.tags} />
             </div>
             <div className="prompt-row-meta">
               {p.archived && <Badge kind="warn">archived</Badge>}
-              {p.activeVersion != null ? (
+              {p.activeVersion != null && !p.archived ? (
                 <Badge kind="active">
                   <span data-testid="row-active">active v{p.activeVersion}</span>
                 </Badge>
@@ -125,14 +121,26 @@ export function PromptList({ search }: { search: URLSearchParams }) {
               <span className="muted">
                 edited <Time iso={p.updatedAt} />
               </span>
+              {(p.lastUsedAt || filters.sort === 'lastUsed') && (
+                <span className="muted prompt-row-used" data-testid="row-last-used">
+                  {p.lastUsedAt ? <>last used <Time iso={p.lastUsedAt} /></> : 'never used'}
+                </span>
+              )}
             </div>
           </li>
         ))}
       </ul>
-      {cursor && (
-        <button type="button" className="btn load-more" data-testid="load-more" onClick={loadMore} disabled={loading}>
-          {loading ? 'Loading…' : 'Load more'}
-        </button>
+      {(total > 0 || pageNo > 1) && (
+        <Pager
+          page={pageNo}
+          pages={Math.ceil(total / PAGE)}
+          total={total}
+          noun={['prompt', 'prompts']}
+          hasNext={next !== null}
+          busy={loading}
+          onPrev={() => setCursors((c) => (c.length > 1 ? c.slice(0, -1) : c))}
+          onNext={() => next && setCursors((c) => (c.at(-1) === next ? c : [...c, next]))}
+        />
       )}
     </section>
   );

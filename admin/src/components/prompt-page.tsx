@@ -10,10 +10,20 @@ import { Badge, Banner, Time } from './bits';
 import { useDialog } from './dialog';
 import { ServerPreview } from './preview/server-preview';
 import { VersionDiff } from './version-diff';
+import { VersionView } from './version-view';
 import { activateLabel, VersionHistory } from './version-history';
 import { PromptActions } from './prompt-actions';
+import { LabelDialog } from './label-dialog';
+import { LabelHistory } from './label-history';
+import { TagChips, TagEditor } from './tag-chips';
+import { useCan } from '../me';
+import { LabelChips } from './label-chips';
+import { PromptHistory } from './prompt-history';
+import { UsagePanel } from './usage/usage-panel';
 
-export function PromptPage({ name }: { name: string }) {
+export function PromptPage({ name, initialVersion = null }: { name: string; initialVersion?: number | null }) {
+  const canEdit = useCan('editor');
+  const canAdmin = useCan('admin');
   const [detail, setDetail] = useState<PromptDetail | null>(null);
   const [versions, setVersions] = useState<VersionSummary[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -21,7 +31,9 @@ export function PromptPage({ name }: { name: string }) {
   const [gone, setGone] = useState(false);
   const [busy, setBusy] = useState(false);
   const [pair, setPair] = useState<[number, number] | null>(null);
-  const [previewV, setPreviewV] = useState<number | null>(null);
+  // Opened right after a save (?version=N): show that version, even if it is not the served one.
+  const [previewV, setPreviewV] = useState<number | null>(initialVersion);
+  const [labelsOf, setLabelsOf] = useState<number | null>(null);
   const [ask, dialog] = useDialog();
   const { revision } = useLive();
   const id = useId();
@@ -53,6 +65,7 @@ export function PromptPage({ name }: { name: string }) {
   }, [name]);
 
   const latest = detail?.latestVersion ?? null;
+  const shown = previewV != null && latest != null && previewV <= latest ? previewV : (detail?.activeVersion ?? latest);
   const diffPair: [number, number] | null = pair ?? (latest && latest > 1 ? [detail?.activeVersion && detail.activeVersion !== latest ? detail.activeVersion : latest - 1, latest] : null);
 
   /** Runs an action with the buttons disabled; then focus goes to `focusTo`, else back where it was (or the heading). */
@@ -109,6 +122,7 @@ export function PromptPage({ name }: { name: string }) {
   return (
     <section className="page" aria-labelledby={`${id}-h`}>
       {dialog}
+      {labelsOf != null && <LabelDialog name={name} version={labelsOf} onChanged={() => void load()} onClose={() => setLabelsOf(null)} />}
       <nav aria-label="Breadcrumb" className="crumbs">
         <Link href={href.prompts()}>Prompts</Link> <span aria-hidden="true">/</span> <span>{name}</span>
       </nav>
@@ -120,8 +134,10 @@ export function PromptPage({ name }: { name: string }) {
           {detail?.latest.title && <p className="subtitle">{(detail.active ?? detail.latest).title}</p>}
           {detail && (
             <p className="status-line" data-testid="prompt-status">
-              {detail.activeVersion != null ? <Badge kind="active">serving v{detail.activeVersion}</Badge> : <Badge kind="muted">not served</Badge>}
-              {detail.archived && <Badge kind="warn">archived</Badge>}
+              <ServedBadge detail={detail} />
+              <LabelChips labels={detail.labels} testId="prompt-label-chip" />
+              <TagChips tags={detail.tags} />
+              {canEdit && <TagEditor key={detail.tags.join(',')} name={name} tags={detail.tags} onSaved={() => void load()} />}
               <span className="muted">
                 latest v{detail.latestVersion} · edited <Time iso={detail.updatedAt} />
               </span>
@@ -142,7 +158,8 @@ export function PromptPage({ name }: { name: string }) {
               activeVersion={detail.activeVersion}
               busy={busy}
               headingId={versionHeading}
-              onActivate={activate}
+              onActivate={canAdmin ? activate : undefined}
+              onLabels={canEdit ? setLabelsOf : undefined}
               onCompare={(n) => {
                 const other = n === latest ? n - 1 : latest!;
                 if (other >= 1) setPair(n < other ? [n, other] : [other, n]);
@@ -160,8 +177,22 @@ export function PromptPage({ name }: { name: string }) {
                 Older versions
               </button>
             )}
+            <h2 id={`${id}-moves`} className="label-moves-h">Label moves</h2>
+            <LabelHistory name={name} revision={`${revision}:${detail.revision}`} />
           </section>
           <div className="stack">
+            <section aria-labelledby={`${id}-view`} className="card" ref={previewRef} tabIndex={-1}>
+              <h2 id={`${id}-view`} data-testid="version-view-heading">
+                v{shown}
+                {shown === detail.activeVersion && !detail.archived ? ' (served)' : ''}
+                {shown === detail.latestVersion && shown !== detail.activeVersion ? ' (latest)' : ''}
+              </h2>
+              {shown != null && <VersionView name={name} version={shown} revision={revision} />}
+            </section>
+            <section aria-labelledby={`${id}-prev`} className="card">
+              <h2 id={`${id}-prev`}>Preview v{shown}</h2>
+              {shown != null && <ServerPreview key={shown} name={name} version={shown} revision={revision} />}
+            </section>
             <section aria-labelledby={`${id}-diff`} className="card" ref={diffRef} tabIndex={-1}>
               <h2 id={`${id}-diff`}>Compare versions</h2>
               <VersionDiff
@@ -169,22 +200,31 @@ export function PromptPage({ name }: { name: string }) {
                 versions={versions.map((v) => v.version)}
                 from={diffPair?.[0] ?? null}
                 to={diffPair?.[1] ?? null}
+                served={detail.archived ? null : detail.activeVersion}
                 onChange={(a, b) => setPair([a, b])}
                 revision={revision}
               />
             </section>
-            <section aria-labelledby={`${id}-prev`} className="card" ref={previewRef} tabIndex={-1}>
-              <h2 id={`${id}-prev`}>Preview v{previewV ?? detail.activeVersion ?? detail.latestVersion}</h2>
-              <ServerPreview
-                key={previewV ?? detail.activeVersion ?? detail.latestVersion}
-                name={name}
-                version={previewV ?? detail.activeVersion ?? detail.latestVersion}
-                revision={revision}
-              />
-            </section>
+            <UsagePanel name={name} activeVersion={detail.activeVersion} revision={`${revision}:${detail.revision}`} />
+            <PromptHistory name={name} />
           </div>
         </div>
       )}
     </section>
   );
+}
+
+/** One statement of what MCP clients get: an archived prompt is not served, whatever version is active. */
+function ServedBadge({ detail }: { detail: PromptDetail }) {
+  if (detail.archived) {
+    return (
+      <>
+        <Badge kind="warn">archived</Badge>
+        <span className="muted" data-testid="served-note">
+          not served{detail.activeVersion != null ? ` (v${detail.activeVersion} is served again if you unarchive)` : ''}
+        </span>
+      </>
+    );
+  }
+  return detail.activeVersion != null ? <Badge kind="active">serving v{detail.activeVersion}</Badge> : <Badge kind="muted">not served</Badge>;
 }

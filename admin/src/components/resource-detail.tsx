@@ -6,10 +6,21 @@ import type { Resource, ResourceDetail } from '../types';
 import { Badge, Banner, formatBytes } from './bits';
 import { useDialog } from './dialog';
 import { ResourceEditForm } from './resource-edit-form';
+import { VisibilityBadge } from './visibility-field';
 
-function toBlobUrl(d: ResourceDetail): string {
+// Stored content is untrusted: a blob: URL is same-origin with the admin UI, so one typed
+// image/svg+xml or text/html would run script as the admin when opened in a tab. The download
+// blob is always application/octet-stream (a browser saves it, never renders it).
+function toDownloadUrl(d: ResourceDetail): string {
   const bytes = d.blob != null ? Uint8Array.from(atob(d.blob), (c) => c.charCodeAt(0)) : new TextEncoder().encode(d.text ?? '');
-  return URL.createObjectURL(new Blob([bytes], { type: d.mimeType }));
+  return URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+}
+
+// Media is shown from a data: URL: an <img> never runs SVG script, and a data: document opened
+// on its own has an opaque origin (Chromium also refuses page-initiated top-level data: navigations).
+const MEDIA_TYPE = /^(image|audio)\/[a-z0-9.+-]+$/i;
+function mediaUrl(d: ResourceDetail): string | null {
+  return d.blob != null && MEDIA_TYPE.test(d.mimeType) ? `data:${d.mimeType};base64,${d.blob}` : null;
 }
 
 interface Props { id: Resource['id']; revision: number; onDeleted: () => void; onSaved: (msg: string) => void }
@@ -34,7 +45,7 @@ export function ResourceDetailPanel({ id, revision, onDeleted, onSaved }: Props)
     refocus.current = false;
     editBtn.current.focus();
   });
-  const url = useMemo(() => (d ? toBlobUrl(d) : null), [d]);
+  const url = useMemo(() => (d ? toDownloadUrl(d) : null), [d]);
   useEffect(() => () => void (url && URL.revokeObjectURL(url)), [url]);
 
   const remove = async () => {
@@ -66,7 +77,7 @@ export function ResourceDetailPanel({ id, revision, onDeleted, onSaved }: Props)
           }}
         />
       )}
-      {!editing && <ResourceView d={d} url={url} />}
+      {!editing && <ResourceView d={d} />}
       {!editing && (
         <div className="row-gap">
           {url && (
@@ -98,16 +109,17 @@ export function ResourceDetailPanel({ id, revision, onDeleted, onSaved }: Props)
   );
 }
 
-function ResourceView({ d, url }: { d: ResourceDetail; url: string | null }) {
+function ResourceView({ d }: { d: ResourceDetail }) {
+  const media = mediaUrl(d);
   return (
     <>
       <p className="small res-meta" data-testid="resource-meta">
-        <strong>{d.title || d.name}</strong> · <span className="mono">{d.mimeType}</span> · {formatBytes(d.size)}
+        <strong>{d.title || d.name}</strong> · <span className="mono">{d.mimeType}</span> · {formatBytes(d.size)} · <VisibilityBadge value={d.visibility} />
       </p>
       {d.description && <p className="small">{d.description}</p>}
       {d.text != null && <pre className="res-text" data-testid="resource-text">{d.text}</pre>}
-      {d.blob != null && url && d.mimeType.startsWith('image/') && <img className="res-media" src={url} alt={d.title ?? d.name} />}
-      {d.blob != null && url && d.mimeType.startsWith('audio/') && <audio controls src={url} aria-label={d.title ?? d.name} />}
+      {media && d.mimeType.startsWith('image/') && <img className="res-media" src={media} alt={d.title ?? d.name} data-testid="resource-image" />}
+      {media && d.mimeType.startsWith('audio/') && <audio controls src={media} aria-label={d.title ?? d.name} />}
     </>
   );
 }

@@ -4,6 +4,7 @@ import { api } from '../api';
 import type { ResourceDetail } from '../types';
 import { Banner, describe, FieldError, formatBytes, type Messages } from './bits';
 import { readBase64, Text, TextArea, useResourceSubmit } from './resource-forms';
+import { VisibilityField, type Visibility } from './visibility-field';
 
 interface Props {
   d: ResourceDetail;
@@ -16,6 +17,7 @@ export function ResourceEditForm({ d, onSaved, onCancel }: Props) {
   const first = useRef<HTMLHeadingElement>(null);
   const [f, setF] = useState({ uri: d.uri, name: d.name, title: d.title ?? '', description: d.description ?? '', mimeType: d.mimeType, text: d.text ?? '' });
   const [file, setFile] = useState<File | null>(null);
+  const [visibility, setVisibility] = useState<Visibility>(d.visibility);
   const { errors, error, busy, submit } = useResourceSubmit((body: Parameters<typeof api.updateResource>[1]) => api.updateResource(d.id, body), onSaved, 'Saved');
   const set = (k: keyof typeof f) => (v: string) => setF((x) => ({ ...x, [k]: v }));
   useEffect(() => first.current?.focus(), []);
@@ -34,7 +36,7 @@ export function ResourceEditForm({ d, onSaved, onCancel }: Props) {
     e.preventDefault();
     const content = d.binary ? { blob: file ? await readBase64(file) : d.blob ?? '' } : { text: f.text };
     const opt = (s: string) => s.trim() || undefined;
-    await submit({ uri: f.uri.trim(), name: f.name.trim(), title: opt(f.title), description: opt(f.description), mimeType: f.mimeType.trim(), ...content }, () => {});
+    await submit({ uri: f.uri.trim(), name: f.name.trim(), title: opt(f.title), description: opt(f.description), mimeType: f.mimeType.trim(), visibility, ...content }, () => {});
   };
 
   return (
@@ -60,6 +62,7 @@ export function ResourceEditForm({ d, onSaved, onCancel }: Props) {
       ) : (
         <TextArea id={`${id}-text`} label="Text" path="text" value={f.text} set={set('text')} errors={errors} testId="res-edit-text" rows={8} mono />
       )}
+      <VisibilityField value={visibility} set={setVisibility} errors={errors} testId="res-edit-visibility" />
       <div className="row-gap">
         <button type="submit" className="btn btn-primary btn-small" data-testid="res-edit-save" disabled={busy}>
           {busy ? 'Saving…' : 'Save changes'}

@@ -2,6 +2,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ApiError, api, errorMessage } from '../api';
 import { Banner, describe, FieldError, formatBytes, type Messages } from './bits';
+import { VisibilityField, type Visibility } from './visibility-field';
 
 /** Sends a resource body; field errors (422, or 409 on a taken URI) land next to their inputs. */
 export function useResourceSubmit<B>(send: (body: B) => Promise<{ uri?: string; uriTemplate?: string }>, onDone: (msg: string) => void, verb = 'Added', conflictPath = 'uri') {
@@ -52,11 +53,15 @@ export function TextArea({ id, label, path, value, set, errors, testId, mono, ro
 export function TextResourceForm({ onCreated }: { onCreated: (msg: string) => void }) {
   const id = useId();
   const [f, setF] = useState({ uri: '', name: '', title: '', mimeType: 'text/plain', text: '' });
+  const [visibility, setVisibility] = useState<Visibility>('bound');
   const { errors, error, busy, submit } = useResourceSubmit(api.createResource, onCreated);
   const set = (k: keyof typeof f) => (v: string) => setF((x) => ({ ...x, [k]: v }));
   const go = (e: FormEvent) => {
     e.preventDefault();
-    void submit({ uri: f.uri.trim(), name: f.name.trim(), title: f.title.trim() || undefined, mimeType: f.mimeType.trim(), text: f.text }, () => setF({ uri: '', name: '', title: '', mimeType: 'text/plain', text: '' }));
+    void submit({ uri: f.uri.trim(), name: f.name.trim(), title: f.title.trim() || undefined, mimeType: f.mimeType.trim(), text: f.text, visibility }, () => {
+      setF({ uri: '', name: '', title: '', mimeType: 'text/plain', text: '' });
+      setVisibility('bound');
+    });
   };
   return (
     <form className="card stack-sm" onSubmit={go} aria-labelledby={`${id}-h`} data-testid="resource-text-form">
@@ -67,6 +72,7 @@ export function TextResourceForm({ onCreated }: { onCreated: (msg: string) => vo
       <Text id={`${id}-title`} label="Title (optional)" path="title" value={f.title} set={set('title')} errors={errors} testId="res-title" />
       <Text id={`${id}-mime`} label="MIME type" path="mimeType" value={f.mimeType} set={set('mimeType')} errors={errors} testId="res-mime" mono />
       <TextArea id={`${id}-text`} label="Text" path="text" value={f.text} set={set('text')} errors={errors} testId="res-text" rows={5} mono />
+      <VisibilityField value={visibility} set={setVisibility} errors={errors} testId="res-visibility" />
       <button type="submit" className="btn btn-primary" data-testid="res-create" disabled={busy}>
         {busy ? 'Adding…' : 'Add text resource'}
       </button>
@@ -88,6 +94,7 @@ export function UploadForm({ onCreated }: { onCreated: (msg: string) => void }) 
   const [file, setFile] = useState<File | null>(null);
   const [f, setF] = useState({ uri: '', name: '', mimeType: '' });
   const [inputKey, setInputKey] = useState(0);
+  const [visibility, setVisibility] = useState<Visibility>('bound');
   const { errors, error, busy, submit } = useResourceSubmit(api.createResource, onCreated);
   const set = (k: keyof typeof f) => (v: string) => setF((x) => ({ ...x, [k]: v }));
   const pick = (file: File | null) => {
@@ -98,7 +105,8 @@ export function UploadForm({ onCreated }: { onCreated: (msg: string) => void }) 
     e.preventDefault();
     if (!file) return;
     const blob = await readBase64(file);
-    await submit({ uri: f.uri.trim(), name: f.name.trim(), mimeType: f.mimeType.trim(), blob }, () => {
+    await submit({ uri: f.uri.trim(), name: f.name.trim(), mimeType: f.mimeType.trim(), blob, visibility }, () => {
+      setVisibility('bound');
       setFile(null);
       setF({ uri: '', name: '', mimeType: '' });
       setInputKey((k) => k + 1);
@@ -120,6 +128,7 @@ export function UploadForm({ onCreated }: { onCreated: (msg: string) => void }) 
           <Text id={`${id}-uri`} label="URI" path="uri" value={f.uri} set={set('uri')} errors={errors} testId="res-upload-uri" mono />
           <Text id={`${id}-name`} label="Name" path="name" value={f.name} set={set('name')} errors={errors} testId="res-upload-name" />
           <Text id={`${id}-mime`} label="MIME type" path="mimeType" value={f.mimeType} set={set('mimeType')} errors={errors} testId="res-upload-mime" mono />
+          <VisibilityField value={visibility} set={setVisibility} errors={errors} testId="res-upload-visibility" />
         </>
       )}
       <button type="submit" className="btn btn-primary" data-testid="res-upload" disabled={busy || !file}>

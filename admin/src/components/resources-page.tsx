@@ -4,6 +4,7 @@ import { api, errorMessage } from '../api';
 import { useLive } from '../live';
 import type { Resource } from '../types';
 import { Badge, Banner, formatBytes } from './bits';
+import { VisibilityBadge } from './visibility-field';
 import { ResourceDetailPanel } from './resource-detail';
 import { TextResourceForm, UploadForm } from './resource-forms';
 import { ResourceTemplates } from './resource-templates';
@@ -70,7 +71,7 @@ export function ResourcesPage() {
                 <div className="grow">
                   <code className="res-uri">{r.uri}</code>
                   <div className="muted small">
-                    {r.name} · {r.mimeType} · {formatBytes(r.size)} {r.binary ? <Badge kind="info">binary</Badge> : <Badge kind="muted">text</Badge>}
+                    {r.name} · {r.mimeType} · {formatBytes(r.size)} {r.binary ? <Badge kind="info">binary</Badge> : <Badge kind="muted">text</Badge>} <VisibilityBadge value={r.visibility} />
                   </div>
                 </div>
                 <button type="button" className="btn btn-small" aria-expanded={open === r.id} aria-label={`${open === r.id ? 'Close' : 'Open'} ${r.uri}`} onClick={() => setOpen(open === r.id ? null : r.id)}>

@@ -1,16 +1,17 @@
-// Side-by-side diff between any two versions of a prompt.
+// Diff between any two versions of a prompt; the change notes shown apart from the content.
 import { useEffect, useId, useMemo, useState } from 'react';
 import { api, errorMessage } from '../api';
-import { diffLines, sideBySide, type Row } from '../lib/diff';
-import { versionSections } from '../lib/version-text';
 import type { Version } from '../types';
 import { Banner } from './bits';
+import { diffSections, DiffTable } from './diff-table';
 
 interface Props {
   name: string;
   versions: number[]; // newest first
   from: number | null;
   to: number | null;
+  /** The version MCP clients get, for "Compare with what is served". */
+  served: number | null;
   onChange: (from: number, to: number) => void;
   revision: number;
 }
@@ -28,32 +29,14 @@ function useVersion(name: string, n: number | null, revision: number) {
       live = false;
     };
   }, [name, n, revision]);
-  return n == null ? { v: null, error: null } : state;
+  return n == null || (state.v && state.v.version !== n) ? { v: null, error: state.error } : state;
 }
 
-function Cell({ side, kind }: { side: Row['left']; kind: string }) {
-  return (
-    <>
-      <td className="diff-no" aria-hidden="true">{side?.no ?? ''}</td>
-      <td className={`diff-text ${side ? kind : 'diff-empty'}`}>
-        {side && kind && <span className="sr-only">{kind === 'diff-old' ? 'removed: ' : 'added: '}</span>}
-        {side?.text ?? ''}
-      </td>
-    </>
-  );
-}
-
-export function VersionDiff({ name, versions, from, to, onChange, revision }: Props) {
+export function VersionDiff({ name, versions, from, to, served, onChange, revision }: Props) {
   const id = useId();
   const a = useVersion(name, from, revision);
   const b = useVersion(name, to, revision);
-  const sections = useMemo(() => {
-    if (!a.v || !b.v) return [];
-    const left = versionSections(a.v);
-    const right = versionSections(b.v);
-    return left.map((s, i) => ({ title: s.title, rows: sideBySide(diffLines(s.lines, right[i]!.lines)) }));
-  }, [a.v, b.v]);
-  const changed = sections.reduce((n, s) => n + s.rows.filter((r) => r.kind !== 'same').length, 0);
+  const changed = useMemo(() => (a.v && b.v ? diffSections(a.v, b.v).reduce((n, s) => n + s.rows.filter((r) => r.kind !== 'same').length, 0) : 0), [a.v, b.v]);
 
   if (versions.length < 2) return <p className="muted">Only one version so far: nothing to compare yet.</p>;
   const pick = (label: string, value: number | null, set: (n: number) => void, testId: string) => (
@@ -62,12 +45,13 @@ export function VersionDiff({ name, versions, from, to, onChange, revision }: Pr
       <select id={`${id}-${testId}`} data-testid={testId} value={value ?? ''} onChange={(e) => set(Number(e.target.value))}>
         {versions.map((n) => (
           <option key={n} value={n}>
-            v{n}{n === versions[0] ? ' (latest)' : ''}
+            v{n}{n === versions[0] ? ' (latest)' : ''}{n === served ? ' (served)' : ''}
           </option>
         ))}
       </select>
     </div>
   );
+  const latest = versions[0]!;
   return (
     <div className="diff">
       <div className="toolbar" role="group" aria-label="Versions to compare">
@@ -77,45 +61,27 @@ export function VersionDiff({ name, versions, from, to, onChange, revision }: Pr
         <button type="button" className="btn btn-small" data-testid="diff-swap" aria-label="Swap left and right versions" onClick={() => from != null && to != null && onChange(to, from)}>
           Swap
         </button>
+        {served != null && served !== latest && (
+          <button type="button" className="btn btn-small" data-testid="diff-served" onClick={() => onChange(served, latest)}>
+            Latest vs served (v{served})
+          </button>
+        )}
       </div>
       {(a.error || b.error) && <Banner kind="error">{a.error ?? b.error}</Banner>}
-      {sections.length > 0 && (
+      {a.v && b.v && (
         <>
           <p className="muted" data-testid="diff-summary" role="status">
-            {changed === 0 ? `v${from} and v${to} are identical.` : `${changed} line${changed === 1 ? '' : 's'} differ between v${from} and v${to}.`}
+            {changed === 0 ? `v${from} and v${to} have the same content.` : `${changed} line${changed === 1 ? '' : 's'} differ between v${from} and v${to}.`}
           </p>
-          <div className="diff-scroll">
-            <table className="diff-table" data-testid="diff-view">
-              <caption className="sr-only">
-                Differences between version {from} (left) and version {to} (right)
-              </caption>
-              <colgroup>
-                <col className="diff-no-col" />
-                <col />
-                <col className="diff-no-col" />
-                <col />
-              </colgroup>
-              <thead>
-                <tr>
-                  <th colSpan={2} scope="col">v{from}</th>
-                  <th colSpan={2} scope="col">v{to}</th>
-                </tr>
-              </thead>
-              {sections.map((s) => (
-                <tbody key={s.title}>
-                  <tr className="diff-section">
-                    <th colSpan={4} scope="rowgroup">{s.title}</th>
-                  </tr>
-                  {s.rows.map((r, i) => (
-                    <tr key={i} className={`diff-row diff-${r.kind}`} data-testid="diff-row" data-kind={r.kind}>
-                      <Cell side={r.left} kind={r.kind === 'same' ? '' : 'diff-old'} />
-                      <Cell side={r.right} kind={r.kind === 'same' ? '' : 'diff-new'} />
-                    </tr>
-                  ))}
-                </tbody>
-              ))}
-            </table>
-          </div>
+          <dl className="diff-notes" data-testid="diff-notes" aria-label="Change notes">
+            {[a.v, b.v].map((v, i) => (
+              <div key={i}>
+                <dt>v{v.version} change note</dt>
+                <dd data-testid={`diff-note-${i === 0 ? 'from' : 'to'}`}>{v.note || <span className="muted">No note</span>}</dd>
+              </div>
+            ))}
+          </dl>
+          <DiffTable a={a.v} b={b.v} leftLabel={`v${from}`} rightLabel={`v${to}`} caption={`Differences between version ${from} (left) and version ${to} (right)`} />
         </>
       )}
     </div>

@@ -71,3 +71,48 @@ export function sideBySide(ops: Op[]): Row[] {
   }
   return rows;
 }
+
+export interface Seg { text: string; changed: boolean }
+
+const TOKENS = /\s+|[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu;
+
+/** Word-level diff of one changed line pair: the words each side does not share are marked. */
+export function diffWords(a: string, b: string): { left: Seg[]; right: Seg[] } {
+  const ta = a.match(TOKENS) ?? [];
+  const tb = b.match(TOKENS) ?? [];
+  // Very long lines: mark them whole rather than build a large table.
+  if (ta.length * tb.length > 250_000) return { left: [{ text: a, changed: true }], right: [{ text: b, changed: true }] };
+  const ops = diffLines(ta, tb);
+  const left: Seg[] = [];
+  const right: Seg[] = [];
+  const push = (out: Seg[], text: string, changed: boolean) => {
+    const last = out.at(-1);
+    if (last && last.changed === changed) last.text += text;
+    else out.push({ text, changed });
+  };
+  for (const o of ops) {
+    if (o.kind !== 'add') push(left, o.text, o.kind === 'del');
+    if (o.kind !== 'del') push(right, o.text, o.kind === 'add');
+  }
+  return { left, right };
+}
+
+export interface UnifiedLine { kind: 'same' | 'del' | 'add'; no: number; text: string; segs?: Seg[] }
+
+/** Side-by-side rows as one column: removed lines of a hunk, then its added lines. */
+export function unified(rows: Row[]): UnifiedLine[] {
+  const out: UnifiedLine[] = [];
+  for (let k = 0; k < rows.length; ) {
+    const r = rows[k]!;
+    if (r.kind === 'same') {
+      out.push({ kind: 'same', no: r.right!.no, text: r.right!.text });
+      k++;
+      continue;
+    }
+    const hunk: Row[] = [];
+    while (k < rows.length && rows[k]!.kind !== 'same') hunk.push(rows[k++]!);
+    for (const h of hunk) if (h.left) out.push({ kind: 'del', no: h.left.no, text: h.left.text, segs: h.right ? diffWords(h.left.text, h.right.text).left : undefined });
+    for (const h of hunk) if (h.right) out.push({ kind: 'add', no: h.right.no, text: h.right.text, segs: h.left ? diffWords(h.left.text, h.right.text).right : undefined });
+  }
+  return out;
+}

@@ -23,9 +23,9 @@ function contentLines(c: Content): string[] {
   const out: string[] = [];
   if (c.type === 'text') out.push(...c.text.split('\n').map((l) => `  ${l}`));
   else if (c.type === 'image' || c.type === 'audio') {
-    if (c.resourceUri) out.push(`  resource: ${c.resourceUri}`);
+    if ('resourceUri' in c) out.push(`  resource: ${c.resourceUri}`);
     else out.push(`  inline ${c.mimeType ?? ''} data (${Math.round(((c.data ?? '').length * 3) / 4)} bytes)`);
-  } else out.push(`  uri: ${c.uri}`);
+  } else if ('uri' in c) out.push(`  uri: ${c.uri}`);
   const a = c.annotations;
   if (a?.audience?.length) out.push(`  audience: ${a.audience.join(', ')}`);
   if (a?.priority != null) out.push(`  priority: ${a.priority}`);
@@ -34,7 +34,8 @@ function contentLines(c: Content): string[] {
 
 export function versionSections(v: Version | null): Section[] {
   if (!v) return [{ title: 'Metadata', lines: [] }, { title: 'Arguments', lines: [] }, { title: 'Messages', lines: [] }];
-  const meta = [...multi('title', v.title), ...multi('description', v.description), ...multi('note', v.note)];
+  // The change note describes the change, it is not content: the diff shows it apart (versionNotes).
+  const meta = [...multi('title', v.title), ...multi('description', v.description)];
   (v.icons ?? []).forEach((ic, i) => meta.push(`icon ${i + 1}: ${[shortUri(ic.src), ic.mimeType, ic.sizes?.join(' ')].filter(Boolean).join(' · ')}`));
   const args = v.arguments.flatMap((a) => {
     const lines = [`${a.name}${a.required ? ' (required)' : ' (optional)'}`];

@@ -4,6 +4,7 @@ import { registerMcp } from './mcp.js';
 import { registerMigrate } from './migrate.js';
 import { registerToken } from './token.js';
 import { registerLibrary } from './library.js';
+import { registerSync } from './sync.js';
 
 export function registerCommands(program: Command): void {
   registerServe(program);
@@ -11,4 +12,5 @@ export function registerCommands(program: Command): void {
   registerMigrate(program);
   registerToken(program);
   registerLibrary(program);
+  registerSync(program);
 }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { configFrom } from '../context.js';
-import { migrateDatabase } from '../../db/create-db.js';
+import { configFrom, openDatabase } from '../context.js';
 
 export function registerMigrate(program: Command): void {
   program
@@ -8,8 +7,8 @@ export function registerMigrate(program: Command): void {
     .description("apply pending migrations (Prisma's schema engine; recorded in _prisma_migrations)")
     .addHelpText('after', '\nExamples:\n  $ promptd migrate\n  $ promptd --database-url postgres://localhost/promptd migrate')
     .action(async (_opts: unknown, cmd: Command) => {
-      const { databaseUrl } = configFrom(cmd);
-      const applied = await migrateDatabase(databaseUrl);
+      const config = configFrom(cmd);
+      const { applied } = await openDatabase(cmd, config, 'create');
       process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
     });
 }

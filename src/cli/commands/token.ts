@@ -1,16 +1,45 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { withCore } from '../context.js';
+import { UsageError } from '../output.js';
+import { ROLES, isRole, type Role } from '../../core/access.js';
+import type { TokenSpec } from '../../core/services/token-service.js';
+import type { TokenInfo } from '../../core/types.js';
+
+/**
+ * Names are validated on create, but rows from before that rule may hold anything:
+ * control, format and separator characters print as \u{…}, so no name can forge a row.
+ */
+export const printable = (s: string) => s.replace(/[\p{C}\p{Zl}\p{Zp}]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+
+/** `editor`, or `mcp staging [team-a,team-b]`. */
+const describe = (t: TokenInfo) => (t.kind === 'mcp' ? `mcp ${t.scope?.label ?? ''}${t.scope?.tags ? ` [${t.scope.tags.join(',')}]` : ''}` : (t.role ?? 'admin'));
+/** A per-minute rate flag: a whole number from 1 to 1000000, else a usage error naming the flag. */
+const perMinute = (flag: string) => (raw: string): number => {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || n < 1 || n > 1_000_000) throw new InvalidArgumentError(`${flag} takes a whole number of requests per minute from 1 to 1000000 (got "${raw}")`);
+  return n;
+};
 
 export function registerToken(program: Command): void {
-  const token = program.command('token').description('manage admin API tokens (stored hashed)');
+  const token = program.command('token').description('manage admin API and MCP client tokens (stored hashed)');
   token
     .command('create <name>')
-    .description('create a token and print it once')
-    .addHelpText('after', '\nExample:\n  $ promptd token create ci-bot')
-    .action(async (name: string, _o: unknown, cmd: Command) => {
-      await withCore(cmd, async (core) => {
-        const { token: t, info } = await core.tokens.create(name);
-        process.stderr.write(`created token #${info.id} "${info.name}"; it is shown only once:\n`);
+    .description('create a token and print it once: an admin API token with a role, or with --mcp an MCP client token')
+    .option('--role <role>', `admin API tokens: ${ROLES.join(', ')} (default admin)`)
+    .option('--mcp', 'an MCP client token (for /mcp only, never the admin API)')
+    .option('--label <label>', 'MCP tokens: the release label whose view the client sees (default production)')
+    .option('--tag <tag>', 'MCP tokens: only prompts carrying this tag (repeat for any of several)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--rate-mcp <n>', 'MCP requests per minute for this token (default: the instance setting)', perMinute('--rate-mcp'))
+    .option('--rate-writes <n>', 'admin API writes per minute for this token (default: the instance setting)', perMinute('--rate-writes'))
+    .addHelpText('after', '\nExamples:\n  $ promptd token create ci-bot --role editor\n  $ promptd token create cursor-team-a --mcp --label staging --tag team-a\n  $ promptd token create agent --rate-mcp 100 --rate-writes 10')
+    .action(async (name: string, o: { role?: string; mcp?: boolean; label?: string; tag?: string[]; rateMcp?: number; rateWrites?: number }, cmd: Command) => {
+      if (!o.mcp && (o.label !== undefined || o.tag !== undefined)) throw new UsageError('--label and --tag are for MCP tokens: add --mcp');
+      if (o.mcp && o.role !== undefined) throw new UsageError('--role is for admin API tokens; an MCP token sees one label (and tags), never the admin API');
+      if (o.role !== undefined && !isRole(o.role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+      const spec: TokenSpec = o.mcp ? { kind: 'mcp', label: o.label, tags: o.tag ?? null } : { kind: 'admin', role: o.role as Role | undefined };
+      await withCore(cmd, 'write', async (core) => {
+        const { token: t, info } = await core.tokens.create(name, 'cli', { ...spec, mcpRatePerMinute: o.rateMcp, writeRatePerMinute: o.rateWrites });
+        process.stderr.write(`created ${describe(info)} token #${info.id} "${printable(info.name)}"; it is shown only once:\n`);
         process.stdout.write(`${t}\n`);
       });
     });
@@ -19,23 +48,25 @@ export function registerToken(program: Command): void {
     .description('list tokens (never their values)')
     .option('--json', 'machine-readable output')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
-      await withCore(cmd, async (core) => {
+      await withCore(cmd, 'read', async (core) => {
         const list = await core.tokens.list();
         if (opts.json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
         if (!list.length) return void process.stdout.write('no tokens\n');
         for (const t of list) {
           const state = t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : 'active';
-          process.stdout.write(`${String(t.id).padStart(4)}  ${t.prefix}…  ${t.name.padEnd(20)}  ${state}  created ${t.createdAt.toISOString()}\n`);
+          const used = t.lastUsedAt ? `last used ${t.lastUsedAt.toISOString()}` : 'never used';
+          const rates = t.mcpRatePerMinute !== null || t.writeRatePerMinute !== null ? `  rates mcp ${t.mcpRatePerMinute ?? 'default'}/min writes ${t.writeRatePerMinute ?? 'default'}/min` : '';
+          process.stdout.write(`${String(t.id).padStart(4)}  ${printable(t.prefix)}…  ${printable(t.name).padEnd(20)}  ${describe(t).padEnd(12)}  ${state}  created ${t.createdAt.toISOString()}  ${used}${rates}\n`);
         }
       });
     });
   token
     .command('revoke <idOrPrefix>')
-    .description('revoke a token by id or prefix; takes effect immediately')
+    .description('revoke a token by id or prefix (an ambiguous prefix revokes nothing); takes effect immediately')
     .action(async (idOrPrefix: string, _o: unknown, cmd: Command) => {
-      await withCore(cmd, async (core) => {
+      await withCore(cmd, 'write', async (core) => {
         const t = await core.tokens.revoke(idOrPrefix);
-        process.stdout.write(`revoked token #${t.id} "${t.name}"\n`);
+        process.stdout.write(`revoked token #${t.id} "${printable(t.name)}"\n`);
       });
     });
 }

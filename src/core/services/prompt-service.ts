@@ -1,52 +1,69 @@
 // One function per use case; the REST API, the MCP server, the CLI and the importer all call these.
-import type { Db } from '../../db/create-db.js';
-import { DomainError, invalid, notFound } from '../errors.js';
+import { badRequest, DomainError, notFound } from '../errors.js';
+import { parseDuration } from '../usage/usage-service.js';
 import type { CursorCodec } from '../cursor.js';
 import type { ChangeFeed } from '../change-feed.js';
 import type { ResourceResolver } from '../render.js';
 import { renderVersion } from '../render.js';
-import { writeTx, type Tx } from '../repo/tx.js';
-import { appendEvents, type NewChangeEvent } from '../repo/events-repo.js';
-import { findPromptDetail, findVersion, listPromptSummaries, listVersionSummaries, versionCreateData } from '../repo/prompts-repo.js';
+import type { NewChangeEvent, PromptListFilter, PromptListKey, PromptSort, PromptStatus, Repositories, Store } from '../ports.js';
 import type { CreatePromptInput, RenderInput, UpdatePromptInput, VersionInput } from '../schemas.js';
-import { LIMITS } from '../schemas.js';
+import { LIMITS, PRODUCTION, normalizeTags } from '../schemas.js';
 import type { Actor, Page, PromptDetail, PromptSummary, RenderedPrompt, Version, VersionSummary } from '../types.js';
-import { referencedUris, validateVersion, type StoredResourceInfo } from '../validate-version.js';
+import { nameConflict, noSuchVersion, writeVersions } from './version-writes.js';
+import { etagOf, parseEtag } from './etag.js';
+import { moveEvent, writeLabelMoves } from './label-moves.js';
+import { defaultLabelPolicy, type LabelPolicy } from '../label-policy.js';
+import { createPromptBin, type PromptBinDeps } from './prompt-bin.js';
 
 export interface PromptServiceDeps {
-  db: Db;
+  store: Pick<Store, 'read' | 'write'>;
   cursors: CursorCodec;
   feed: ChangeFeed;
   resolver: ResourceResolver;
+  policy?: LabelPolicy;
+  bin?: Pick<PromptBinDeps, 'retentionDays' | 'now'>;
 }
 
-export function etagOf(p: Pick<PromptDetail, 'revision' | 'name'>): string {
-  return `"${p.revision}"`;
+/** The cutoff of `?unusedFor=`, or a validation error naming the parameter. */
+function unusedSince(duration: string, now: () => Date = () => new Date()): Date {
+  const ms = parseDuration(duration);
+  if (ms === undefined) throw new DomainError('validation', `unusedFor: a duration such as 30d, 12h, 2w or 90m (got "${duration}")`, [{ path: 'unusedFor', message: 'a duration such as 30d, 12h, 2w or 90m' }]);
+  return new Date(now().getTime() - ms);
 }
+
+export interface PromptListOptions {
+  q?: string;
+  archived?: boolean;
+  /** only prompts carrying one of these tags */
+  tags?: string[];
+  label?: string;
+  deleted?: boolean;
+  status?: PromptStatus;
+  sort?: PromptSort;
+  /** only prompts not served within this duration (`30d`, `12h`…), never-served ones included */
+  unusedFor?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+/** A new version and the prompt's ETag as of the same transaction. */
+export interface VersionCreated {
+  created: Version;
+  etag: string;
+}
+
+export { etagOf };
 
 export function clampLimit(limit: number | undefined, fallback = 50): number {
   if (limit === undefined) return fallback;
   return Math.max(1, Math.min(LIMITS.pageSizeMax, Math.floor(limit)));
 }
 
-async function storedResources(tx: Tx, input: VersionInput): Promise<Map<string, StoredResourceInfo>> {
-  const uris = referencedUris(input);
-  if (!uris.length) return new Map();
-  const rows = await tx.resource.findMany({ where: { uri: { in: uris } }, select: { id: true, uri: true, mimeType: true, text: true } });
-  return new Map(rows.map((r) => [r.uri, { id: r.id, binary: r.text === null, mimeType: r.mimeType }]));
-}
-
-async function insertVersion(tx: Tx, promptId: number, number: number, input: VersionInput, actor: Actor) {
-  const stored = await storedResources(tx, input);
-  const errors = validateVersion(input, stored);
-  if (errors.length) throw invalid(`the version is invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
-  const ids = new Map([...stored].map(([uri, r]) => [uri, r.id]));
-  return tx.promptVersion.create({ data: { promptId, number, author: actor.name, ...versionCreateData(input, ids) }, select: { id: true } });
-}
-
-export function createPromptService({ db, cursors, feed, resolver }: PromptServiceDeps) {
-  const mustFind = async (tx: Tx, name: string) => {
-    const p = await tx.prompt.findUnique({ where: { name } });
+export function createPromptService({ store, cursors, feed, resolver, policy = defaultLabelPolicy, bin }: PromptServiceDeps) {
+  const { read } = store;
+  const promptBin = createPromptBin({ store, feed, ...bin });
+  const mustFind = async (repos: Repositories, name: string) => {
+    const p = await repos.prompts.head(name);
     if (!p) throw notFound(`prompt "${name}"`);
     return p;
   };
@@ -57,82 +74,89 @@ export function createPromptService({ db, cursors, feed, resolver }: PromptServi
   const event = (actor: Actor, action: string, entityKey: string, served: boolean, details?: Record<string, unknown>): NewChangeEvent => ({
     actor: actor.name, action, entity: 'prompt', entityKey, served, ...(details ? { details } : {}),
   });
+  /**
+   * Tags decide which MCP tokens see a prompt, so a change is a served change (every
+   * view reloads the prompt). Nothing is written when the tags stay the same.
+   */
+  async function retag(tx: Repositories, id: number, name: string, from: string[], to: string[], actor: Actor): Promise<void> {
+    if (from.join(',') === to.join(',')) return;
+    await tx.prompts.setTags(id, to);
+    await tx.events.append([event(actor, 'prompt.tagged', name, true, { from, to })]);
+  }
+  const detailOf = async (tx: Repositories, name: string) => (await tx.prompts.detail(name))!;
 
   return {
     async create(input: CreatePromptInput, actor: Actor): Promise<PromptDetail> {
-      const detail = await writeTx(db, async (tx) => {
-        if (await tx.prompt.findUnique({ where: { name: input.name }, select: { id: true } })) {
-          throw new DomainError('conflict', `a prompt named "${input.name}" already exists`, [{ path: 'name', message: 'already exists' }]);
+      const detail = await store.write(async (tx) => {
+        await writeVersions(tx, [{ name: input.name, mode: 'create', versions: [input], activate: input.activate ? 1 : undefined }], actor, new Date(), policy);
+        if (input.tags?.length) {
+          const head = (await tx.prompts.head(input.name))!;
+          await retag(tx, head.id, input.name, [], normalizeTags(input.tags), actor);
         }
-        const p = await tx.prompt.create({ data: { name: input.name, latestVersion: 1 } });
-        const v = await insertVersion(tx, p.id, 1, input, actor);
-        const events = [event(actor, 'prompt.created', p.name, false, { version: 1 })];
-        if (input.activate) {
-          await tx.prompt.update({ where: { id: p.id }, data: { activeVersionId: v.id, revision: { increment: 1 } } });
-          events.push(event(actor, 'prompt.activated', p.name, true, { version: 1 }));
-        }
-        await appendEvents(tx, events);
-        return (await findPromptDetail(tx, p.name))!;
+        return detailOf(tx, input.name);
       });
       return committed(detail);
     },
 
     /** `ifMatch` is the ETag the editor read; a stale one is a 412, never a lost update. */
-    async createVersion(name: string, input: VersionInput, actor: Actor, opts: { ifMatch?: string } = {}): Promise<Version> {
-      const version = await writeTx(db, async (tx) => {
-        const expected = opts.ifMatch !== undefined ? parseEtag(opts.ifMatch) : undefined;
-        // Numbering and the If-Match check happen in one conditional UPDATE, so two
-        // writers can neither get the same number nor both pass the same ETag.
-        const bumped = await tx.prompt.updateMany({
-          where: { name, ...(expected !== undefined ? { revision: expected } : {}) },
-          data: { latestVersion: { increment: 1 }, revision: { increment: 1 } },
-        });
-        if (bumped.count === 0) {
-          await mustFind(tx, name);
-          throw new DomainError('precondition_failed', `prompt "${name}" was changed by someone else since you read it; reload and try again`);
-        }
-        const p = await mustFind(tx, name);
-        const v = await insertVersion(tx, p.id, p.latestVersion, input, actor);
-        const events = [event(actor, 'version.created', name, false, { version: p.latestVersion })];
-        if (input.activate) {
-          await tx.prompt.update({ where: { id: p.id }, data: { activeVersionId: v.id } });
-          events.push(event(actor, 'prompt.activated', name, !p.archived, { version: p.latestVersion }));
-        }
-        await appendEvents(tx, events);
-        return (await findVersion(tx, name, p.latestVersion))!;
+    async createVersion(name: string, input: VersionInput, actor: Actor, opts: { ifMatch?: string } = {}): Promise<VersionCreated> {
+      const expected = opts.ifMatch !== undefined ? parseEtag(opts.ifMatch) : undefined;
+      const result = await store.write(async (tx) => {
+        const [w] = await writeVersions(tx, [{ name, mode: 'append', versions: [input], expect: expected !== undefined ? { revision: expected } : undefined, activate: input.activate ? 'newest' : undefined }], actor, new Date(), policy);
+        const number = w!.created[0]!;
+        // Read in the same transaction: another writer cannot slip in between.
+        return { created: (await tx.prompts.version(name, number))!, etag: etagOf((await tx.prompts.head(name))!) };
       });
-      return committed(version);
+      return committed(result);
     },
 
     async get(name: string): Promise<PromptDetail> {
-      const d = await findPromptDetail(db.prisma, name);
+      const d = await read.prompts.detail(name);
       if (!d) throw notFound(`prompt "${name}"`);
       return d;
     },
 
-    async list(opts: { q?: string; archived?: boolean; limit?: number; cursor?: string }): Promise<Page<PromptSummary>> {
+    /**
+     * `label`: only prompts carrying it. `deleted`: the bin (soft-deleted prompts, with
+     * deletedAt and deletedBy) instead of the live prompts. `status`: pending (production
+     * behind the latest version), inactive (no production label) or archived. `total`:
+     * how many match the filters (not the cursor). The cursor carries the sort key, so a
+     * cursor of one sort order is refused by another.
+     */
+    async list(opts: PromptListOptions): Promise<Page<PromptSummary> & { total: number }> {
       const limit = clampLimit(opts.limit);
-      const after = opts.cursor ? cursors.decode<string>('admin-prompts', opts.cursor) : undefined;
-      const items = await listPromptSummaries(db.prisma, { q: opts.q, archived: opts.archived, after, limit: limit + 1 });
-      const more = items.length > limit;
-      const page = items.slice(0, limit);
-      return { items: page, nextCursor: more ? cursors.encode('admin-prompts', page.at(-1)!.name) : null };
+      const sort = opts.sort ?? 'name';
+      const scope = `${opts.deleted ? 'admin-prompts-deleted' : 'admin-prompts'}:${sort}`;
+      const after = opts.cursor ? cursors.decode<PromptListKey>(scope, opts.cursor) : undefined;
+      if (after && after.sort !== sort) throw badRequest('invalid cursor: it belongs to another sort order', [{ path: 'cursor', message: 'invalid cursor' }]);
+      const filter: PromptListFilter = {
+        q: opts.q || undefined,
+        archived: opts.status === 'archived' ? true : opts.archived,
+        label: opts.label,
+        tags: opts.tags?.length ? opts.tags : undefined,
+        deleted: opts.deleted,
+        status: opts.status === 'archived' ? undefined : opts.status,
+        unusedSince: opts.unusedFor === undefined ? undefined : unusedSince(opts.unusedFor, bin?.now),
+      };
+      const [rows, total] = await Promise.all([read.prompts.list(filter, { sort, after, limit: limit + 1 }), read.prompts.count(filter)]);
+      const page = rows.slice(0, limit);
+      return { items: page.map((r) => r.summary), nextCursor: rows.length > limit ? cursors.encode(scope, page.at(-1)!.key) : null, total };
     },
 
     async listVersions(name: string, opts: { limit?: number; cursor?: string }): Promise<Page<VersionSummary>> {
       const limit = clampLimit(opts.limit);
-      const p = await mustFind(db.prisma, name);
+      const p = await mustFind(read, name);
       const before = opts.cursor ? cursors.decode<number>(`versions:${p.id}`, opts.cursor) : undefined;
-      const items = await listVersionSummaries(db.prisma, p.id, p.activeVersionId, { before, limit: limit + 1 });
+      const items = await read.prompts.listVersions(p, { before, limit: limit + 1 });
       const more = items.length > limit;
       const page = items.slice(0, limit);
       return { items: page, nextCursor: more ? cursors.encode(`versions:${p.id}`, page.at(-1)!.version) : null };
     },
 
     async getVersion(name: string, number: number): Promise<Version> {
-      const v = await findVersion(db.prisma, name, number);
+      const v = await read.prompts.version(name, number);
       if (!v) {
-        await mustFind(db.prisma, name);
+        await mustFind(read, name);
         throw notFound(`version ${number} of prompt "${name}"`);
       }
       return v;
@@ -140,88 +164,77 @@ export function createPromptService({ db, cursors, feed, resolver }: PromptServi
 
     /** Activates a version, or rolls back to an older one: the same cheap act. */
     async activate(name: string, number: number, actor: Actor): Promise<PromptDetail> {
-      const detail = await writeTx(db, async (tx) => {
-        const p = await mustFind(tx, name);
-        const v = await tx.promptVersion.findUnique({ where: { promptId_number: { promptId: p.id, number } }, select: { id: true } });
-        if (!v) throw new DomainError('validation', `prompt "${name}" has no version ${number}`, [{ path: 'version', message: `no version ${number}` }]);
-        if (p.activeVersionId !== v.id) {
-          await tx.prompt.update({ where: { id: p.id }, data: { activeVersionId: v.id, revision: { increment: 1 } } });
-          const prev = p.activeVersionId ? await tx.promptVersion.findUnique({ where: { id: p.activeVersionId }, select: { number: true } }) : null;
-          const action = prev && prev.number > number ? 'prompt.rolled_back' : 'prompt.activated';
-          await appendEvents(tx, [event(actor, action, name, !p.archived, { version: number, previous: prev?.number ?? null })]);
-        }
-        return (await findPromptDetail(tx, name))!;
+      const detail = await store.write(async (tx) => {
+        await writeVersions(tx, [{ name, mode: 'append', versions: [], activate: number }], actor, new Date(), policy);
+        return detailOf(tx, name);
       });
       return committed(detail);
     },
 
     async deactivate(name: string, actor: Actor): Promise<PromptDetail> {
-      const detail = await writeTx(db, async (tx) => {
+      const detail = await store.write(async (tx) => {
         const p = await mustFind(tx, name);
-        if (p.activeVersionId !== null) {
-          await tx.prompt.update({ where: { id: p.id }, data: { activeVersionId: null, revision: { increment: 1 } } });
-          await appendEvents(tx, [event(actor, 'prompt.deactivated', name, !p.archived)]);
+        if (p.activeVersion !== null) {
+          policy.authorizeLabelMove(actor, PRODUCTION);
+          const moved = await writeLabelMoves(tx, [{ head: p, label: PRODUCTION, from: p.activeVersion, to: null }], new Date());
+          await tx.events.append(moved.map((m) => moveEvent(actor, m, 'alias')));
         }
-        return (await findPromptDetail(tx, name))!;
+        return detailOf(tx, name);
       });
       return committed(detail);
     },
 
     async update(name: string, input: UpdatePromptInput, actor: Actor): Promise<PromptDetail> {
-      const detail = await writeTx(db, async (tx) => {
+      const detail = await store.write(async (tx) => {
         const p = await mustFind(tx, name);
-        const served = p.activeVersionId !== null;
+        // Every unarchived prompt is in the `latest` view, so a rename or an archive
+        // toggle always changes something served; the catalog works out which views.
         const events: NewChangeEvent[] = [];
         let current = name;
         if (input.name !== undefined && input.name !== name) {
-          if (await tx.prompt.findUnique({ where: { name: input.name }, select: { id: true } })) {
-            throw new DomainError('conflict', `a prompt named "${input.name}" already exists`, [{ path: 'name', message: 'already exists' }]);
-          }
-          await tx.prompt.update({ where: { id: p.id }, data: { name: input.name, revision: { increment: 1 } } });
-          events.push(event(actor, 'prompt.renamed', input.name, served && !p.archived, { from: name, to: input.name }));
+          if ((await tx.prompts.takenNames([input.name])).length) throw await nameConflict(tx, input.name);
+          await tx.prompts.rename(p.id, input.name);
+          events.push(event(actor, 'prompt.renamed', input.name, !p.archived, { from: name, to: input.name }));
           current = input.name;
         }
         if (input.archived !== undefined && input.archived !== p.archived) {
-          await tx.prompt.update({ where: { id: p.id }, data: { archived: input.archived, revision: { increment: 1 } } });
-          events.push(event(actor, input.archived ? 'prompt.archived' : 'prompt.unarchived', current, served));
+          await tx.prompts.setArchived(p.id, input.archived);
+          events.push(event(actor, input.archived ? 'prompt.archived' : 'prompt.unarchived', current, true));
         }
-        await appendEvents(tx, events);
-        return (await findPromptDetail(tx, current))!;
+        await tx.events.append(events);
+        if (input.tags !== undefined) await retag(tx, p.id, current, await tx.prompts.tags(p.id), normalizeTags(input.tags), actor);
+        return detailOf(tx, current);
       });
       return committed(detail);
     },
 
-    async delete(name: string, actor: Actor): Promise<void> {
-      await writeTx(db, async (tx) => {
+    /** Replaces the prompt's tags (`prompt.tagged` in the change log when they change). */
+    async setTags(name: string, tags: string[], actor: Actor): Promise<PromptDetail> {
+      const detail = await store.write(async (tx) => {
         const p = await mustFind(tx, name);
-        // The active-version pointer references a version; clear it before the cascade.
-        await tx.prompt.update({ where: { id: p.id }, data: { activeVersionId: null } });
-        await tx.prompt.delete({ where: { id: p.id } });
-        await appendEvents(tx, [event(actor, 'prompt.deleted', name, p.activeVersionId !== null && !p.archived)]);
+        await retag(tx, p.id, name, await tx.prompts.tags(p.id), normalizeTags(tags), actor);
+        return detailOf(tx, name);
       });
-      await committed(undefined);
+      return committed(detail);
     },
 
+    /** Soft delete, restore and purge: src/core/services/prompt-bin.ts. */
+    delete: promptBin.delete,
+    restore: promptBin.restore,
+    purgeExpired: promptBin.purgeExpired,
+    deletedRetentionDays: promptBin.retentionDays,
+
     /** Preview: renders the given (or active, else latest) version exactly as prompts/get would. */
-    async render(name: string, input: RenderInput): Promise<RenderedPrompt> {
-      const p = await mustFind(db.prisma, name);
-      let number = input.version;
-      if (number === undefined) {
-        number = p.activeVersionId
-          ? (await db.prisma.promptVersion.findUnique({ where: { id: p.activeVersionId }, select: { number: true } }))!.number
-          : p.latestVersion;
-      }
-      const v = await findVersion(db.prisma, name, number);
-      if (!v) throw new DomainError('validation', `prompt "${name}" has no version ${number}`, [{ path: 'version', message: `no version ${number}` }]);
+    /** `onResolved`: told which version is being rendered before rendering (usage counts it even if rendering fails). */
+    async render(name: string, input: RenderInput, onResolved?: (version: number) => void): Promise<RenderedPrompt> {
+      const p = await mustFind(read, name);
+      const number = input.version ?? p.activeVersion ?? p.latestVersion;
+      const v = await read.prompts.version(name, number);
+      if (!v) throw noSuchVersion(name, number);
+      onResolved?.(number);
       return renderVersion(name, v, input.arguments, resolver);
     },
   };
 }
 
 export type PromptService = ReturnType<typeof createPromptService>;
-
-function parseEtag(etag: string): number {
-  const m = /^(?:W\/)?"(\d{1,10})"$/.exec(etag.trim());
-  if (!m || Number(m[1]) > LIMITS.intMax) throw new DomainError('precondition_failed', 'If-Match does not hold an ETag issued by this server; reload the prompt and try again');
-  return Number(m[1]);
-}

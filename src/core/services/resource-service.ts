@@ -1,12 +1,9 @@
-import type { Db } from '../../db/create-db.js';
 import { DomainError, notFound, invalid } from '../errors.js';
 import type { CursorCodec } from '../cursor.js';
 import type { ChangeFeed } from '../change-feed.js';
-import { writeTx } from '../repo/tx.js';
-import { appendEvents } from '../repo/events-repo.js';
-import { findResourceById, listResources, listTemplates, resourceUsage, toResource, toTemplate } from '../repo/resources-repo.js';
+import type { Store, TemplateFields } from '../ports.js';
 import { LIMITS, type ResourceInput, type ResourceTemplateInput } from '../schemas.js';
-import type { Actor, Page, Resource, ResourceTemplate, ResourceUsage, ResourceWithContent } from '../types.js';
+import type { Actor, Page, Resource, ResourceTemplate, ResourceUsage, ResourceVisibility, ResourceWithContent } from '../types.js';
 import { clampLimit } from './prompt-service.js';
 import { analyzeTemplate } from '../template.js';
 import { parseUriTemplate, isUriTemplate, reverseMatchProblem } from '../uri-template.js';
@@ -20,7 +17,10 @@ function contentOf(input: ResourceInput) {
   return { text: input.text!, blob: null, size: Buffer.byteLength(input.text!) };
 }
 
-export function createResourceService({ db, cursors, feed }: { db: Db; cursors: CursorCodec; feed: ChangeFeed }) {
+const templateFields = (input: ResourceTemplateInput): TemplateFields => ({ ...input, title: input.title ?? null, description: input.description ?? null });
+
+export function createResourceService({ store, cursors, feed }: { store: Pick<Store, 'read' | 'write'>; cursors: CursorCodec; feed: ChangeFeed }) {
+  const { read } = store;
   const ev = (actor: Actor, action: string, entity: 'resource' | 'resource_template', key: string, details?: Record<string, unknown>) => ({
     actor: actor.name, action, entity, entityKey: key, served: false, ...(details ? { details } : {}),
   });
@@ -33,34 +33,33 @@ export function createResourceService({ db, cursors, feed }: { db: Db; cursors: 
   };
 
   return {
-    async list(opts: { q?: string; limit?: number; cursor?: string }): Promise<Page<Resource>> {
+    /** `visibility: 'public'`: what MCP clients may list (resources/list). */
+    async list(opts: { q?: string; limit?: number; cursor?: string; visibility?: ResourceVisibility }): Promise<Page<Resource>> {
       const limit = clampLimit(opts.limit);
-      const afterUri = opts.cursor ? cursors.decode<string>('admin-resources', opts.cursor) : undefined;
-      const items = await listResources(db.prisma, { q: opts.q, afterUri, limit: limit + 1 });
+      const scope = opts.visibility ? `resources-${opts.visibility}` : 'admin-resources';
+      const afterUri = opts.cursor ? cursors.decode<string>(scope, opts.cursor) : undefined;
+      const items = await read.resources.list({ q: opts.q, afterUri, limit: limit + 1, visibility: opts.visibility });
       const page = items.slice(0, limit);
-      return { items: page, nextCursor: items.length > limit ? cursors.encode('admin-resources', page.at(-1)!.uri) : null };
+      return { items: page, nextCursor: items.length > limit ? cursors.encode(scope, page.at(-1)!.uri) : null };
     },
 
     async get(id: number): Promise<ResourceWithContent & { usedBy: ResourceUsage[] }> {
-      const r = await findResourceById(db.prisma, id);
+      const r = await read.resources.byId(id);
       if (!r) throw notFound(`resource ${id}`);
-      return { ...r, usedBy: await resourceUsage(db.prisma, r.id, r.uri) };
+      return { ...r, usedBy: await read.resources.usage(r.id, r.uri) };
     },
 
     async create(input: ResourceInput, actor: Actor): Promise<Resource> {
       checkUri(input.uri);
       const content = contentOf(input);
-      const r = await writeTx(db, async (tx) => {
-        if (await tx.resource.findUnique({ where: { uri: input.uri }, select: { id: true } })) {
+      const r = await store.write(async (tx) => {
+        if ((await tx.resources.info([input.uri])).size) {
           throw new DomainError('conflict', `a resource with URI "${input.uri}" already exists`, [{ path: 'uri', message: 'already exists' }]);
         }
-        const row = await tx.resource.create({
-          data: { uri: input.uri, name: input.name, title: input.title ?? null, description: input.description ?? null, mimeType: input.mimeType, ...content },
-        });
         // Bindings saved before this resource existed (by URI) now point at it.
-        await tx.resourceBinding.updateMany({ where: { uri: input.uri, isTemplate: false }, data: { resourceId: row.id } });
-        await appendEvents(tx, [ev(actor, 'resource.created', 'resource', row.uri)]);
-        return toResource(row);
+        const row = await tx.resources.insert({ uri: input.uri, name: input.name, title: input.title ?? null, description: input.description ?? null, mimeType: input.mimeType, ...content, visibility: input.visibility ?? 'bound' });
+        await tx.events.append([ev(actor, 'resource.created', 'resource', row.uri, { visibility: row.visibility })]);
+        return row;
       });
       return done(r);
     },
@@ -68,70 +67,70 @@ export function createResourceService({ db, cursors, feed }: { db: Db; cursors: 
     async update(id: number, input: ResourceInput, actor: Actor): Promise<Resource> {
       checkUri(input.uri);
       const content = contentOf(input);
-      const r = await writeTx(db, async (tx) => {
-        const old = await tx.resource.findUnique({ where: { id }, select: { uri: true } });
+      const r = await store.write(async (tx) => {
+        const old = await tx.resources.byId(id);
         if (!old) throw notFound(`resource ${id}`);
-        const row = await tx.resource.update({
-          where: { id },
-          data: { uri: input.uri, name: input.name, title: input.title ?? null, description: input.description ?? null, mimeType: input.mimeType, ...content },
-        });
-        await appendEvents(tx, [ev(actor, 'resource.updated', 'resource', row.uri, old.uri !== row.uri ? { from: old.uri } : undefined)]);
-        return toResource(row);
+        // Visibility left out keeps what it was: an editor unaware of it cannot publish or hide a resource by accident.
+        const visibility = input.visibility ?? old.visibility;
+        const row = await tx.resources.update(id, { uri: input.uri, name: input.name, title: input.title ?? null, description: input.description ?? null, mimeType: input.mimeType, ...content, visibility });
+        const details = { ...(old.uri !== row.uri ? { from: old.uri } : {}), ...(old.visibility !== visibility ? { visibility, previousVisibility: old.visibility } : {}) };
+        await tx.events.append([ev(actor, 'resource.updated', 'resource', row.uri, Object.keys(details).length ? details : undefined)]);
+        return row;
       });
       return done(r);
     },
 
     async delete(id: number, actor: Actor): Promise<void> {
-      await writeTx(db, async (tx) => {
-        const r = await tx.resource.findUnique({ where: { id }, select: { id: true, uri: true } });
+      await store.write(async (tx) => {
+        const r = await tx.resources.byId(id);
         if (!r) throw notFound(`resource ${id}`);
-        const active = (await resourceUsage(tx, r.id, r.uri)).filter((u) => u.active);
+        const active = (await tx.resources.usage(r.id, r.uri)).filter((u) => u.active);
         if (active.length) {
           throw new DomainError('conflict', `resource "${r.uri}" is embedded by active prompts: ${active.map((u) => `${u.prompt} v${u.version}`).join(', ')}; activate versions without it first`);
         }
-        await tx.resource.delete({ where: { id } });
-        await appendEvents(tx, [ev(actor, 'resource.deleted', 'resource', r.uri)]);
+        await tx.resources.remove(id);
+        await tx.events.append([ev(actor, 'resource.deleted', 'resource', r.uri)]);
       });
       await done(undefined);
     },
 
     // Resource templates
     async listTemplates(): Promise<ResourceTemplate[]> {
-      return listTemplates(db.prisma);
+      return read.templates.list();
     },
     async getTemplate(id: number): Promise<ResourceTemplate> {
-      const t = await db.prisma.resourceTemplate.findUnique({ where: { id } });
+      const t = await read.templates.byId(id);
       if (!t) throw notFound(`resource template ${id}`);
-      return toTemplate(t);
+      return t;
     },
     async createTemplate(input: ResourceTemplateInput, actor: Actor): Promise<ResourceTemplate> {
       validateTemplate(input);
-      const t = await writeTx(db, async (tx) => {
-        if (await tx.resourceTemplate.findUnique({ where: { uriTemplate: input.uriTemplate }, select: { id: true } })) {
+      const t = await store.write(async (tx) => {
+        if (await tx.templates.exists(input.uriTemplate)) {
           throw new DomainError('conflict', `a resource template "${input.uriTemplate}" already exists`, [{ path: 'uriTemplate', message: 'already exists' }]);
         }
-        const row = await tx.resourceTemplate.create({ data: { ...input, title: input.title ?? null, description: input.description ?? null } });
-        await appendEvents(tx, [ev(actor, 'resource_template.created', 'resource_template', row.uriTemplate)]);
-        return toTemplate(row);
+        const row = await tx.templates.insert(templateFields(input));
+        await tx.events.append([ev(actor, 'resource_template.created', 'resource_template', row.uriTemplate)]);
+        return row;
       });
       return done(t);
     },
     async updateTemplate(id: number, input: ResourceTemplateInput, actor: Actor): Promise<ResourceTemplate> {
       validateTemplate(input);
-      const t = await writeTx(db, async (tx) => {
-        if (!(await tx.resourceTemplate.findUnique({ where: { id }, select: { id: true } }))) throw notFound(`resource template ${id}`);
-        const row = await tx.resourceTemplate.update({ where: { id }, data: { ...input, title: input.title ?? null, description: input.description ?? null } });
-        await appendEvents(tx, [ev(actor, 'resource_template.updated', 'resource_template', row.uriTemplate)]);
-        return toTemplate(row);
+      const t = await store.write(async (tx) => {
+        if (!(await tx.templates.byId(id))) throw notFound(`resource template ${id}`);
+        const row = await tx.templates.update(id, templateFields(input));
+        await tx.events.append([ev(actor, 'resource_template.updated', 'resource_template', row.uriTemplate)]);
+        return row;
       });
       return done(t);
     },
     async deleteTemplate(id: number, actor: Actor): Promise<void> {
-      await writeTx(db, async (tx) => {
-        const t = await tx.resourceTemplate.findUnique({ where: { id } });
+      await store.write(async (tx) => {
+        const t = await tx.templates.byId(id);
         if (!t) throw notFound(`resource template ${id}`);
-        await tx.resourceTemplate.delete({ where: { id } });
-        await appendEvents(tx, [ev(actor, 'resource_template.deleted', 'resource_template', t.uriTemplate)]);
+        await tx.templates.remove(id);
+        await tx.events.append([ev(actor, 'resource_template.deleted', 'resource_template', t.uriTemplate)]);
       });
       await done(undefined);
     },
@@ -146,7 +145,7 @@ function validateTemplate(input: ResourceTemplateInput) {
   else if (reverseMatchProblem(input.uriTemplate)) errors.push({ path: 'uriTemplate', message: reverseMatchProblem(input.uriTemplate)! });
   const vars = new Set(expressions.flatMap((e) => e.names));
   const t = analyzeTemplate(input.text);
-  if (t.error) errors.push({ path: 'text', message: `template does not parse: ${t.error}` });
+  for (const message of t.errors) errors.push({ path: 'text', message });
   for (const v of t.variables) if (!vars.has(v)) errors.push({ path: 'text', message: `{{${v}}} is not a variable of the URI template` });
   if (errors.length) throw invalid('the resource template is invalid', errors);
 }

@@ -1,62 +1,265 @@
-// Admin API tokens: random, shown once, stored as SHA-256 hashes (they carry 256
+// API tokens (admin-API tokens with a role, MCP client tokens with a scope;
+// docs/access.md): random, shown once, stored as SHA-256 hashes (they carry 256
 // bits of entropy, so a slow password hash adds nothing). The env token is
-// compared in constant time.
+// compared in constant time. Names are unique and printable, and the change log's
+// actor for a token is `token:<name>#<id>`, so an entry names exactly one token.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Db } from '../../db/create-db.js';
-import { notFound } from '../errors.js';
-import { writeTx } from '../repo/tx.js';
-import { appendEvents } from '../repo/events-repo.js';
+import { z } from 'zod';
+import { conflict, invalid, notFound, formatPath } from '../errors.js';
+import type { Repositories, Store, TokenGrant, TokenRates } from '../ports.js';
+import type { TokenFace, TokenUseLog } from './token-use.js';
+import { LabelNameSchema, LATEST, PRODUCTION, TagsSchema, TokenNameSchema, normalizeTags } from '../schemas.js';
+import type { TokenInfo } from '../types.js';
+import { ROLES, type Role } from '../access.js';
+import type { McpScope } from '../mcp-scope.js';
 
-export interface TokenInfo {
-  id: number;
+export type { TokenInfo };
+
+/** What a new token may do: an admin-API token with a role (default admin), or an MCP client token with a scope. */
+export type TokenSpec = { kind?: 'admin'; role?: Role } | { kind: 'mcp'; label?: string; tags?: string[] | null };
+
+/** Who an admin-API bearer token is: its actor, its id (null for PROMPTD_ADMIN_TOKEN), its role and its own rate limits. */
+export interface Principal {
+  actor: string;
+  /** null for PROMPTD_ADMIN_TOKEN */
+  tokenId: number | null;
+  /** the token's name (`PROMPTD_ADMIN_TOKEN` for the configured one) */
   name: string;
-  prefix: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
+  kind: 'admin';
+  role: Role;
+  /** How a 403 names the caller. */
+  display: string;
+  mcpRatePerMinute: number | null;
+  writeRatePerMinute: number | null;
+}
+/** The admin-API principal (the name access used before the merge with the rate limits). */
+export type AdminPrincipal = Principal;
+
+/** Who an MCP request is (an MCP client token): its scope and its own rate limits. */
+export interface McpTokenPrincipal {
+  actor: string;
+  tokenId: number;
+  tokenName: string;
+  kind: 'mcp';
+  scope: McpScope;
+  mcpRatePerMinute: number | null;
+  writeRatePerMinute: number | null;
+}
+
+const RATE_FIELDS = ['mcpRatePerMinute', 'writeRatePerMinute'] as const;
+
+const McpSpecSchema = z.object({
+  label: LabelNameSchema.refine((l) => l !== LATEST, 'an MCP token sees a release label; "latest" is not one').optional(),
+  tags: TagsSchema.min(1, 'give at least one tag, or none for every prompt of the label').nullish(),
+});
+
+function grantOf(spec: TokenSpec): TokenGrant {
+  const fail = (path: string, message: string) => invalid(`invalid token: ${path}: ${message}`, [{ path, message }]);
+  if (spec.kind === 'mcp') {
+    if ((spec as { role?: unknown }).role !== undefined) throw fail('role', 'an MCP token has no role: it sees one label (and tags), never the admin API');
+    const parsed = McpSpecSchema.safeParse({ label: spec.label, tags: spec.tags });
+    if (!parsed.success) {
+      const errors = parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
+      throw invalid(`invalid token: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+    }
+    const { label, tags } = parsed.data;
+    return { kind: 'mcp', role: null, scope: { label: label ?? PRODUCTION, tags: tags ? normalizeTags(tags) : null } };
+  }
+  if (spec.kind !== undefined && spec.kind !== 'admin') throw fail('kind', 'admin or mcp');
+  const extra = Object.entries(spec).find(([k, v]) => k !== 'kind' && k !== 'role' && !(RATE_FIELDS as readonly string[]).includes(k) && v !== undefined)?.[0];
+  if (extra) throw fail(extra, 'only MCP tokens (kind mcp) have a label and tags');
+  if (spec.role !== undefined && !(ROLES as readonly string[]).includes(spec.role)) throw fail('role', `one of ${ROLES.join(', ')}`);
+  return { kind: 'admin', role: spec.role ?? 'admin', scope: null };
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
+/** lastUsedAt is written at most this often per token (per process). */
+export const LAST_USED_THROTTLE_MS = 60_000;
+/** Characters of a token shown in listings (`pd_` and 7 more). */
+const SHOWN_PREFIX = 10;
 
-export function createTokenService({ db, envToken }: { db: Db; envToken?: string }) {
+export const tokenActor = (t: { id: number; name: string }) => `token:${t.name}#${t.id}`;
+
+function checkName(name: string): void {
+  const parsed = TokenNameSchema.safeParse(name);
+  if (!parsed.success) {
+    const errors = parsed.error.issues.map((i) => ({ path: formatPath(['name', ...i.path]), message: i.message }));
+    throw invalid(`invalid token name: ${errors.map((e) => e.message).join('; ')}`, errors);
+  }
+}
+
+export interface TokenServiceDeps {
+  store: Pick<Store, 'read' | 'write'>;
+  envToken?: string;
+  /** Injectable clock (lastUsedAt throttling). */
+  now?: () => Date;
+  /** Where a failed lastUsedAt write goes; it never fails the request. */
+  onError?: (e: unknown) => void;
+  /** Where authenticated use is noted for the audit (token.used, once per token, face and hour). */
+  uses?: Pick<TokenUseLog, 'used'>;
+}
+
+
+function checkRates(rates: TokenRates): void {
+  const errors = RATE_FIELDS.flatMap((k) => {
+    const v = rates[k];
+    return v === undefined || v === null || (Number.isInteger(v) && v >= 1 && v <= 1_000_000) ? [] : [{ path: k, message: 'a whole number of requests per minute from 1 to 1000000, or null' }];
+  });
+  if (errors.length) throw invalid(`invalid rate limit: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+}
+
+export function createTokenService({ store, envToken, now = () => new Date(), onError, uses }: TokenServiceDeps) {
   const envDigest = envToken ? sha256(envToken) : undefined;
-  const toInfo = (t: TokenInfo): TokenInfo => ({ id: t.id, name: t.name, prefix: t.prefix, createdAt: t.createdAt, lastUsedAt: t.lastUsedAt, revokedAt: t.revokedAt });
+  const touched = new Map<number, number>();
+  const pending = new Set<Promise<void>>();
+
+  async function insert(tx: Repositories, name: string, actor: string, grant: TokenGrant, rates: TokenRates = {}) {
+    // MCP tokens start `pdm_`, so a token pasted into the wrong place is easy to tell.
+    const token = `${grant.kind === 'mcp' ? 'pdm_' : 'pd_'}${randomBytes(32).toString('base64url')}`;
+    const row = await tx.tokens.insert({ name, prefix: token.slice(0, SHOWN_PREFIX), hash: sha256(token).toString('hex'), ...grant, ...rates });
+    const setRates = RATE_FIELDS.filter((k) => rates[k] != null).map((k) => [k, rates[k]]);
+    const details = {
+      name, tokenId: row.id, kind: grant.kind, ...(grant.role ? { role: grant.role } : {}), ...(grant.scope ? { label: grant.scope.label, tags: grant.scope.tags } : {}),
+      ...Object.fromEntries(setRates),
+    };
+    await tx.events.append([{ actor, action: 'token.created', entity: 'token', entityKey: String(row.id), details }]);
+    return { token, info: row };
+  }
+
+  /** Records use in the background, at most once a minute per token; never fails or delays the request. */
+  function touch(id: number) {
+    const at = now();
+    const last = touched.get(id);
+    if (last !== undefined && at.getTime() - last < LAST_USED_THROTTLE_MS) return;
+    touched.set(id, at.getTime());
+    const p = store
+      .write((tx) => tx.tokens.touch(id, at))
+      .catch((e) => {
+        touched.delete(id);
+        onError?.(e);
+      })
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  }
+
+  /**
+   * An admin-API token: who it is, its role, and which token it was (null for
+   * PROMPTD_ADMIN_TOKEN), so that what a token opened (event streams) can be closed
+   * when `token.revoked` names its id. MCP tokens are refused here. Checked against
+   * the database on every call, so revocation is immediate on every instance.
+   */
+  async function authenticate(token: string | undefined, face?: TokenFace): Promise<Principal | null> {
+    if (!token || token.length > 512) return null;
+    const digest = sha256(token);
+    if (envDigest && timingSafeEqual(digest, envDigest)) {
+      if (face) uses?.used({ actor: 'admin', entityKey: 'PROMPTD_ADMIN_TOKEN', name: 'PROMPTD_ADMIN_TOKEN', tokenId: null, face });
+      return { actor: 'admin', tokenId: null, name: 'PROMPTD_ADMIN_TOKEN', kind: 'admin', role: 'admin', display: 'PROMPTD_ADMIN_TOKEN', mcpRatePerMinute: null, writeRatePerMinute: null };
+    }
+    const row = await store.read.tokens.byHash(digest.toString('hex'));
+    if (!row || row.revokedAt || row.kind !== 'admin' || !row.role) return null;
+    touch(row.id);
+    const actor = tokenActor(row);
+    if (face) uses?.used({ actor, entityKey: String(row.id), name: row.name, tokenId: row.id, face });
+    return {
+      actor, tokenId: row.id, name: row.name, kind: 'admin', role: row.role, display: `token "${row.name}"`,
+      mcpRatePerMinute: row.mcpRatePerMinute, writeRatePerMinute: row.writeRatePerMinute,
+    };
+  }
+
+  /** An MCP client token, its scope and rates; admin tokens are refused here. Its use is noted by the MCP face (after the rate limit). */
+  async function authenticateMcp(token: string | undefined): Promise<McpTokenPrincipal | null> {
+    if (!token || token.length > 512) return null;
+    const row = await store.read.tokens.byHash(sha256(token).toString('hex'));
+    if (!row || row.revokedAt || row.kind !== 'mcp' || !row.scope) return null;
+    touch(row.id);
+    return {
+      actor: tokenActor(row), tokenId: row.id, tokenName: row.name, kind: 'mcp', scope: row.scope,
+      mcpRatePerMinute: row.mcpRatePerMinute, writeRatePerMinute: row.writeRatePerMinute,
+    };
+  }
 
   return {
-    async create(name: string, actor = 'cli'): Promise<{ token: string; info: TokenInfo }> {
-      const token = `pd_${randomBytes(32).toString('base64url')}`;
-      const info = await writeTx(db, async (tx) => {
-        const row = await tx.apiToken.create({ data: { name, prefix: token.slice(0, 10), hash: sha256(token).toString('hex') } });
-        await appendEvents(tx, [{ actor, action: 'token.created', entity: 'token', entityKey: String(row.id), details: { name } }]);
-        return toInfo(row);
+    /**
+     * An admin-API token (default role admin) or, with `{ kind: 'mcp' }`, an MCP client token;
+     * `mcpRatePerMinute`/`writeRatePerMinute`: the token's own rate limits (docs/rate-limits.md).
+     */
+    async create(name: string, actor = 'cli', spec: TokenSpec & TokenRates = {}): Promise<{ token: string; info: TokenInfo }> {
+      checkName(name);
+      const { mcpRatePerMinute, writeRatePerMinute, ...rest } = spec;
+      const rates: TokenRates = { mcpRatePerMinute, writeRatePerMinute };
+      checkRates(rates);
+      const grant = grantOf(rest as TokenSpec);
+      return store.write(async (tx) => {
+        if (await tx.tokens.byName(name)) throw conflict(`a token named "${name}" already exists; pick another name`, [{ path: 'name', message: 'already exists' }]);
+        return insert(tx, name, actor, grant, rates);
       });
-      return { token, info };
+    },
+    /** Changes a token's own rate limits (null: back to the instance setting); recorded as `token.updated`. */
+    async setRates(id: number, rates: TokenRates, actor = 'cli'): Promise<TokenInfo> {
+      checkRates(rates);
+      return store.write(async (tx) => {
+        const row = await tx.tokens.byId(id);
+        if (!row) throw notFound(`token ${id}`);
+        const updated = await tx.tokens.setRates(id, rates);
+        const changed = Object.fromEntries(RATE_FIELDS.filter((k) => rates[k] !== undefined).map((k) => [k, { from: row[k], to: updated[k] }]));
+        await tx.events.append([{ actor, action: 'token.updated', entity: 'token', entityKey: String(id), details: { name: row.name, tokenId: id, ...changed } }]);
+        return updated;
+      });
+    },
+    /**
+     * The first-run admin token: created only when no token is active, under the write
+     * lock, so instances starting together on an empty database make exactly one.
+     * Null when a token exists already.
+     */
+    async createFirstRun(actor = 'serve'): Promise<{ token: string; info: TokenInfo } | null> {
+      return store.write(async (tx) => {
+        if ((await tx.tokens.countActive('admin')) > 0) return null;
+        const taken = new Set(await tx.tokens.namesStartingWith('first-run'));
+        let name = 'first-run';
+        for (let i = 2; taken.has(name); i++) name = `first-run-${i}`;
+        return insert(tx, name, actor, { kind: 'admin', role: 'admin', scope: null });
+      });
     },
     async list(): Promise<TokenInfo[]> {
-      return (await db.prisma.apiToken.findMany({ orderBy: { id: 'asc' } })).map(toInfo);
+      return store.read.tokens.list();
     },
-    async count(): Promise<number> {
-      return db.prisma.apiToken.count({ where: { revokedAt: null } });
+    async count(kind?: TokenGrant['kind']): Promise<number> {
+      return store.read.tokens.countActive(kind);
     },
-    async revoke(idOrPrefix: string, actor = 'cli'): Promise<TokenInfo> {
-      return writeTx(db, async (tx) => {
-        const id = /^\d+$/.test(idOrPrefix) ? Number(idOrPrefix) : undefined;
-        const row = await tx.apiToken.findFirst({ where: id !== undefined ? { id } : { prefix: idOrPrefix } });
+    /** True when an active MCP client token exists: /mcp then needs one (docs/access.md). */
+    async mcpTokensExist(): Promise<boolean> {
+      return (await store.read.tokens.countActive('mcp')) > 0;
+    },
+    /** By id (a number, or digits), or by the start of the shown prefix (`pd_AbC…`); an ambiguous prefix revokes nothing. */
+    async revoke(idOrPrefix: string | number, actor = 'cli'): Promise<TokenInfo> {
+      return store.write(async (tx) => {
+        let row: TokenInfo | null;
+        if (typeof idOrPrefix === 'number') row = await tx.tokens.byId(idOrPrefix);
+        else if (/^\d{1,9}$/.test(idOrPrefix)) row = await tx.tokens.byId(Number(idOrPrefix));
+        else {
+          const found = idOrPrefix ? await tx.tokens.matchPrefix(idOrPrefix.slice(0, SHOWN_PREFIX), 10) : [];
+          if (found.length > 1) {
+            throw conflict(`"${idOrPrefix}" is ambiguous: it matches ${found.length === 10 ? '10 or more' : found.length} tokens (${found.map((t) => `#${t.id}`).join(', ')}); give the id or more of the prefix`);
+          }
+          row = found[0] ?? null;
+        }
         if (!row) throw notFound(`token ${idOrPrefix}`);
-        const updated = await tx.apiToken.update({ where: { id: row.id }, data: { revokedAt: row.revokedAt ?? new Date() } });
-        await appendEvents(tx, [{ actor, action: 'token.revoked', entity: 'token', entityKey: String(row.id) }]);
-        return toInfo(updated);
+        if (row.revokedAt) throw conflict(`token #${row.id} "${row.name}" was already revoked at ${row.revokedAt.toISOString()}`);
+        const updated = await tx.tokens.revoke(row.id, now());
+        await tx.events.append([{ actor, action: 'token.revoked', entity: 'token', entityKey: String(row.id), details: { name: row.name, tokenId: row.id } }]);
+        return updated;
       });
     },
-    /** Returns the actor name for a valid token, or null. Checked against the database on every call, so revocation is immediate. */
+    /** Returns the actor name for a valid admin-API token, or null. Checked against the database on every call, so revocation is immediate. */
     async verify(token: string | undefined): Promise<string | null> {
-      if (!token || token.length > 512) return null;
-      const digest = sha256(token);
-      if (envDigest && timingSafeEqual(digest, envDigest)) return 'admin';
-      const row = await db.prisma.apiToken.findUnique({ where: { hash: digest.toString('hex') }, select: { id: true, name: true, revokedAt: true } });
-      if (!row || row.revokedAt) return null;
-      return `token:${row.name}`;
+      return (await authenticate(token))?.actor ?? null;
     },
+    /** Resolves once the lastUsedAt writes started so far have settled (tests, shutdown). */
+    async idle(): Promise<void> {
+      await Promise.all([...pending]);
+    },
+    authenticate,
+    authenticateMcp,
     hasEnvToken: () => envDigest !== undefined,
   };
 }

@@ -1,18 +1,23 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Core } from '../../core/index.js';
 import { etagOf } from '../../core/services/prompt-service.js';
-import type { AuthEnv } from '../auth.js';
-import { wire } from '../schemas.js';
+import { actorOf, type AuthEnv } from '../auth.js';
+import { wire } from '../wire.js';
+import { recordHttp } from '../usage-recording.js';
 import type * as routes from './prompts.routes.js';
 
 type H<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AuthEnv>;
-const actorOf = (c: { get(k: 'actor'): string }) => ({ name: c.get('actor') });
+
 const archivedFilter = (v: string | undefined) => (v === 'all' ? undefined : v === 'true');
 
 export function createHandlers(core: Core) {
   const list: H<'list'> = async (c) => {
     const q = c.req.valid('query');
-    return c.json(wire(await core.prompts.list({ q: q.q, archived: archivedFilter(q.archived), limit: q.limit, cursor: q.cursor })), 200);
+    const deleted = q.deleted === 'true';
+    // The bin lists archived and unarchived prompts alike unless archived= narrows it.
+    const archived = deleted && q.archived === undefined ? undefined : archivedFilter(q.archived);
+    const tags = q.tag === undefined ? undefined : Array.isArray(q.tag) ? q.tag : [q.tag];
+    return c.json(wire(await core.prompts.list({ q: q.q, archived, label: q.label, tags, deleted, status: q.status, sort: q.sort, unusedFor: q.unusedFor, limit: q.limit, cursor: q.cursor })), 200);
   };
   const create: H<'create'> = async (c) => {
     const d = await core.prompts.create(c.req.valid('json'), actorOf(c));
@@ -30,9 +35,19 @@ export function createHandlers(core: Core) {
     c.header('ETag', etagOf(d));
     return c.json(wire(d), 200);
   };
+  const setTags: H<'setTags'> = async (c) => {
+    const d = await core.prompts.setTags(c.req.valid('param').name, c.req.valid('json').tags, actorOf(c));
+    c.header('ETag', etagOf(d));
+    return c.json(wire(d), 200);
+  };
   const remove: H<'remove'> = async (c) => {
     await core.prompts.delete(c.req.valid('param').name, actorOf(c));
     return c.body(null, 204);
+  };
+  const restore: H<'restore'> = async (c) => {
+    const d = await core.prompts.restore(c.req.valid('param').name, actorOf(c));
+    c.header('ETag', etagOf(d));
+    return c.json(wire(d), 200);
   };
   const listVersions: H<'listVersions'> = async (c) => {
     const q = c.req.valid('query');
@@ -40,9 +55,8 @@ export function createHandlers(core: Core) {
   };
   const createVersion: H<'createVersion'> = async (c) => {
     const { name } = c.req.valid('param');
-    const v = await core.prompts.createVersion(name, c.req.valid('json'), actorOf(c), { ifMatch: c.req.valid('header')['if-match'] });
-    const d = await core.prompts.get(name);
-    c.header('ETag', etagOf(d));
+    const { created: v, etag } = await core.prompts.createVersion(name, c.req.valid('json'), actorOf(c), { ifMatch: c.req.valid('header')['if-match'] });
+    c.header('ETag', etag);
     c.header('Location', `/admin/v1/prompts/${encodeURIComponent(name)}/versions/${v.version}`);
     return c.json(wire(v), 201);
   };
@@ -61,7 +75,14 @@ export function createHandlers(core: Core) {
     return c.json(wire(d), 200);
   };
   const render: H<'render'> = async (c) => {
-    return c.json(wire(await core.prompts.render(c.req.valid('param').name, c.req.valid('json'))), 200);
+    const { name } = c.req.valid('param');
+    const input = c.req.valid('json');
+    // A render without a version previews what production serves.
+    const served = { version: input.version ?? 0, label: input.version !== undefined ? '' : 'production' };
+    const rendered = input.preview
+      ? await core.prompts.render(name, input)
+      : await recordHttp(core, c, 'rest', name, served, () => core.prompts.render(name, input, (v) => (served.version = v)));
+    return c.json(wire(rendered), 200);
   };
-  return { list, create, get, update, remove, listVersions, createVersion, getVersion, activate, deactivate, render };
+  return { list, create, get, update, setTags, remove, restore, listVersions, createVersion, getVersion, activate, deactivate, render };
 }

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { CreatePromptInputSchema, LIMITS, RenderInputSchema, UpdatePromptInputSchema, VersionInputSchema } from '../../core/schemas.js';
+import { CreatePromptInputSchema, LabelNameSchema, LIMITS, MAX_TAGS, RenderInputSchema, TagSchema, TagsSchema, UpdatePromptInputSchema, VersionInputSchema } from '../../core/schemas.js';
 import {
   ListQuerySchema, NameParamSchema, SearchQuerySchema, PromptDetailSchema, PromptSummarySchema, RenderedPromptSchema, VersionSchema, VersionSummarySchema,
   body, errorResponses, json, page,
@@ -9,15 +9,32 @@ import {
 const tags = ['Prompts'];
 const VersionParamSchema = NameParamSchema.extend({ n: z.coerce.number().int().min(1).max(LIMITS.intMax).meta({ param: { name: 'n', in: 'path' } }) });
 
+const PromptPageSchema = z
+  .object({
+    items: z.array(PromptSummarySchema),
+    nextCursor: z.string().nullable(),
+    total: z.number().int().meta({ description: 'how many prompts match the filters (every page, not this one)' }),
+  })
+  .meta({ id: 'PromptPage' });
+
 export const list = createRoute({
-  method: 'get', path: '/prompts', tags, summary: 'List prompts (keyset-paginated, sorted by name)',
+  method: 'get', path: '/prompts', tags, summary: 'List, search, filter and sort prompts (keyset-paginated), with the total count',
   request: {
     query: ListQuerySchema.extend({
-      q: SearchQuerySchema,
+      q: SearchQuerySchema.meta({ description: "literal, case-insensitive substring of the name, or of the latest version's title, description or message text" }),
+      sort: z.enum(['name', 'updated', 'lastUsed']).optional()
+        .meta({ description: 'name (default, A–Z), updated (most recently edited first) or lastUsed (most recently served first, never-served last). A cursor belongs to its sort order' }),
+      unusedFor: z.string().regex(/^\d{1,6}[mhdw]$/, 'a duration such as 30d, 12h, 2w or 90m').optional()
+        .meta({ description: 'only prompts not served within this duration (30d, 12h, 2w, 90m), never-served ones included' }),
+      status: z.enum(['pending', 'inactive', 'archived']).optional()
+        .meta({ description: 'pending: production is behind the latest version; inactive: no production label; archived: archived prompts (implies archived=true)' }),
       archived: z.enum(['true', 'false', 'all']).optional().meta({ description: 'false (default): unarchived only; true: archived only; all' }),
+      label: LabelNameSchema.optional().meta({ description: 'only prompts carrying this label' }),
+      tag: z.union([TagSchema, z.array(TagSchema).max(MAX_TAGS)]).optional().meta({ description: 'only prompts carrying this tag; repeat for any of several (`?tag=a&tag=b`)' }),
+      deleted: z.enum(['true', 'false']).optional().meta({ description: 'true: the soft-deleted prompts (restorable until purged), with deletedAt and deletedBy' }),
     }),
   },
-  responses: { 200: json(page(PromptSummarySchema, 'PromptPage'), 'A page of prompts'), 400: errorResponses[400], 401: errorResponses[401] },
+  responses: { 200: json(PromptPageSchema, 'A page of prompts'), 400: errorResponses[400], 401: errorResponses[401], 422: errorResponses[422] },
 });
 
 export const create = createRoute({
@@ -33,15 +50,22 @@ export const get = createRoute({
 });
 
 export const update = createRoute({
-  method: 'patch', path: '/prompts/{name}', tags, summary: 'Rename, archive or unarchive',
+  method: 'patch', path: '/prompts/{name}', tags, summary: 'Rename, archive or unarchive, or replace the tags',
   request: { params: NameParamSchema, ...body(UpdatePromptInputSchema) },
   responses: { 200: json(PromptDetailSchema, 'Updated'), 401: errorResponses[401], 404: errorResponses[404], 409: errorResponses[404], 422: errorResponses[422] },
 });
 
 export const remove = createRoute({
-  method: 'delete', path: '/prompts/{name}', tags, summary: 'Delete the prompt and all its versions',
+  method: 'delete', path: '/prompts/{name}', tags,
+  summary: 'Delete the prompt and all its versions (soft: restorable until purged after the retention period)',
   request: { params: NameParamSchema },
   responses: { 204: { description: 'Deleted' }, 401: errorResponses[401], 404: errorResponses[404] },
+});
+
+export const restore = createRoute({
+  method: 'post', path: '/prompts/{name}/restore', tags, summary: 'Restore a deleted prompt with all its versions (a served one is served again)',
+  request: { params: NameParamSchema },
+  responses: { 200: json(PromptDetailSchema, 'Restored'), 401: errorResponses[401], 404: errorResponses[404] },
 });
 
 export const listVersions = createRoute({
@@ -66,15 +90,21 @@ export const getVersion = createRoute({
 });
 
 export const activate = createRoute({
-  method: 'put', path: '/prompts/{name}/active', tags, summary: 'Activate a version, or roll back to an older one',
+  method: 'put', path: '/prompts/{name}/active', tags, summary: 'Activate a version, or roll back to an older one (an alias for PUT /prompts/{name}/labels/production)',
   request: { params: NameParamSchema, ...body(z.object({ version: z.number().int().min(1).max(LIMITS.intMax) }).strict().meta({ id: 'ActivateInput' })) },
   responses: { 200: json(PromptDetailSchema, 'Activated'), 401: errorResponses[401], 404: errorResponses[404], 422: errorResponses[422] },
 });
 
 export const deactivate = createRoute({
-  method: 'delete', path: '/prompts/{name}/active', tags, summary: 'Stop serving the prompt',
+  method: 'delete', path: '/prompts/{name}/active', tags, summary: 'Stop serving the prompt (an alias for DELETE /prompts/{name}/labels/production)',
   request: { params: NameParamSchema },
   responses: { 200: json(PromptDetailSchema, 'Deactivated'), 401: errorResponses[401], 404: errorResponses[404] },
+});
+
+export const setTags = createRoute({
+  method: 'put', path: '/prompts/{name}/tags', tags, summary: "Replace the prompt's tags (`prompt.tagged` in the change log)",
+  request: { params: NameParamSchema, ...body(z.object({ tags: TagsSchema }).strict().meta({ id: 'TagsInput' })) },
+  responses: { 200: json(PromptDetailSchema, 'The prompt with its new tags'), 401: errorResponses[401], 404: errorResponses[404], 422: errorResponses[422] },
 });
 
 export const render = createRoute({

@@ -1,11 +1,11 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Core } from '../../core/index.js';
-import type { AuthEnv } from '../auth.js';
-import { wire } from '../schemas.js';
+import { actorOf, type AuthEnv } from '../auth.js';
+import { wire } from '../wire.js';
 import type * as routes from './resources.routes.js';
 
 type H<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AuthEnv>;
-const actorOf = (c: { get(k: 'actor'): string }) => ({ name: c.get('actor') });
+
 
 export function createHandlers(core: Core) {
   const list: H<'list'> = async (c) => c.json(wire(await core.resources.list(c.req.valid('query'))), 200);

@@ -1,5 +1,6 @@
 // Arguments: name, title, description, required, choices (comma list), max length; add/remove.
 import { useId } from 'react';
+import { useFocusLater } from '../../lib/focus';
 import { describe, FieldError, type Messages } from '../bits';
 import { emptyArg, type ArgRow } from './form-model';
 
@@ -13,7 +14,18 @@ interface Props {
 
 export function ArgumentsTable({ args, onChange, errors, warnings, used }: Props) {
   const id = useId();
+  const focusLater = useFocusLater();
+  const byId = (s: string) => () => document.getElementById(s);
   const set = (i: number, patch: Partial<ArgRow>) => onChange(args.map((a, j) => (j === i ? { ...a, ...patch } : a)));
+  // Focus follows the change: into the new row's name; after a removal, to the row that took its place, else the one before, else "Add argument".
+  const add = () => {
+    onChange([...args, emptyArg()]);
+    focusLater(byId(`${id}-${args.length}-name`));
+  };
+  const remove = (i: number) => {
+    onChange(args.filter((_, j) => j !== i));
+    focusLater(byId(`${id}-${i}-remove`), byId(`${id}-${i - 1}-remove`), byId(`${id}-add`));
+  };
   return (
     <div className="args">
       <FieldError path="arguments" errors={errors} warnings={warnings} />
@@ -28,7 +40,7 @@ export function ArgumentsTable({ args, onChange, errors, warnings, used }: Props
               <div className="arg-head">
                 <span className="arg-index">Argument {i + 1}</span>
                 {unused && <span className="muted small">not used by any message</span>}
-                <button type="button" className="btn btn-small btn-ghost" data-testid={`arg-remove-${i}`} aria-label={`Remove argument ${i + 1}${a.name ? ` (${a.name})` : ''}`} onClick={() => onChange(args.filter((_, j) => j !== i))}>
+                <button type="button" className="btn btn-small btn-ghost" id={f('remove')} data-testid={`arg-remove-${i}`} aria-label={`Remove argument ${i + 1}${a.name ? ` (${a.name})` : ''}`} onClick={() => remove(i)}>
                   Remove
                 </button>
               </div>
@@ -68,7 +80,7 @@ export function ArgumentsTable({ args, onChange, errors, warnings, used }: Props
           );
         })}
       </ol>
-      <button type="button" className="btn btn-small" data-testid="arg-add" onClick={() => onChange([...args, emptyArg()])}>
+      <button type="button" className="btn btn-small" id={`${id}-add`} data-testid="arg-add" onClick={add}>
         Add argument
       </button>
     </div>

@@ -1,5 +1,6 @@
 // Live preview: the unsaved draft rendered in the browser, or a saved version rendered by the server.
 import { useId, useMemo, useState } from 'react';
+import { loadSamples, saveSamples } from '../../lib/drafts';
 import { parseTemplate } from 'url-template';
 import { isUriTemplate, renderTemplate } from '../../lib/template-vars';
 import type { Resource, ResourceTemplate } from '../../types';
@@ -14,6 +15,8 @@ interface Props {
   resources: Resource[];
   templates: ResourceTemplate[];
   saved: { name: string; version: number } | null;
+  /** Sample values are shared with the prompt page (per prompt name). */
+  sampleKey: string | null;
 }
 
 function templateRegex(t: string): RegExp {
@@ -64,9 +67,13 @@ function draftMessage(m: MsgRow, values: Record<string, string>, resources: Reso
   return { role: m.role, content: resolveNote(m, uri, resources, templates) };
 }
 
-export function DraftPreview({ form, resources, templates, saved }: Props) {
+export function DraftPreview({ form, resources, templates, saved, sampleKey }: Props) {
   const [mode, setMode] = useState<'draft' | 'server'>('draft');
-  const [values, setValues] = useState<Record<string, string>>({});
+  const [values, setValuesState] = useState<Record<string, string>>(() => loadSamples(sampleKey));
+  const setValues = (v: Record<string, string>) => {
+    setValuesState(v);
+    saveSamples(sampleKey, v);
+  };
   const id = useId();
   const args = form.args.map((a) => ({ name: a.name.trim(), required: a.required, description: a.description, choices: a.choices.split(',').map((c) => c.trim()).filter(Boolean) }));
   const used = nonEmpty(values, args.map((a) => a.name));

@@ -72,9 +72,9 @@ export function formFromVersion(v: Version): Form {
       const row: MsgRow = { ...emptyMsg(m.role), type: c.type, audience: a?.audience ?? [], priority: a?.priority == null ? '' : String(a.priority) };
       if (c.type === 'text') row.text = c.text;
       else if (c.type === 'image' || c.type === 'audio') {
-        if (c.resourceUri) row.uri = c.resourceUri;
+        if ('resourceUri' in c) row.uri = c.resourceUri;
         else if (c.data) row.inline = { data: c.data, mimeType: c.mimeType ?? 'application/octet-stream' };
-      } else row.uri = c.uri;
+      } else if ('uri' in c) row.uri = c.uri;
       return row;
     }),
   };
@@ -185,4 +185,15 @@ export function undeclaredVars(f: Form): string[] {
     names.forEach((n) => used.add(n));
   }
   return [...used].filter((n) => !declared.has(n));
+}
+
+/** Fresh row keys for a form restored from storage (its keys may collide with ones handed out since the page loaded). */
+export function rekey(f: Form): Form {
+  return {
+    ...emptyForm(),
+    ...f,
+    icons: (f.icons ?? []).map((r) => ({ ...r, key: newKey() })),
+    args: (f.args ?? []).map((r) => ({ ...r, key: newKey() })),
+    messages: (f.messages ?? []).map((r) => ({ ...r, key: newKey() })),
+  };
 }

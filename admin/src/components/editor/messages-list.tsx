@@ -1,5 +1,6 @@
 // Messages: add/remove/move; role; content type; template or resource binding per message.
 import { useId } from 'react';
+import { useFocusLater } from '../../lib/focus';
 import type { ContentType, Resource, ResourceTemplate, Role } from '../../types';
 import { describe, FieldError, formatBytes, type Messages } from '../bits';
 import { emptyMsg, type MsgRow } from './form-model';
@@ -29,11 +30,24 @@ const TYPES: { value: ContentType; label: string }[] = [
 export function MessagesList({ messages, onChange, errors, warnings, declared, onDeclare, resources, templates }: Props) {
   const id = useId();
   const set = (i: number, patch: Partial<MsgRow>) => onChange(messages.map((m, j) => (j === i ? { ...m, ...patch } : m)));
+  const focusLater = useFocusLater();
+  const byId = (s: string) => () => document.getElementById(s);
+  // The moved row keeps focus on its arrow; at the top or bottom that arrow is disabled, so the other one takes it.
   const move = (i: number, d: -1 | 1) => {
     const next = [...messages];
     const [m] = next.splice(i, 1);
     next.splice(i + d, 0, m!);
     onChange(next);
+    const to = i + d;
+    focusLater(byId(`${id}-${to}-${d < 0 ? 'up' : 'down'}`), byId(`${id}-${to}-${d < 0 ? 'down' : 'up'}`));
+  };
+  const add = () => {
+    onChange([...messages, emptyMsg(messages.at(-1)?.role === 'user' ? 'assistant' : 'user')]);
+    focusLater(byId(`${id}-${messages.length}-text`));
+  };
+  const remove = (i: number) => {
+    onChange(messages.filter((_, j) => j !== i));
+    focusLater(byId(`${id}-${i}-remove`), byId(`${id}-${i - 1}-remove`), byId(`${id}-add`));
   };
   return (
     <div className="messages">
@@ -65,13 +79,13 @@ export function MessagesList({ messages, onChange, errors, warnings, declared, o
                   </select>
                 </div>
                 <div className="msg-tools" role="group" aria-label={`Arrange ${label}`}>
-                  <button type="button" className="btn btn-small btn-ghost" data-testid={`msg-up-${i}`} disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move ${label} up`}>
+                  <button type="button" className="btn btn-small btn-ghost" id={f('up')} data-testid={`msg-up-${i}`} disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move ${label} up`}>
                     ↑
                   </button>
-                  <button type="button" className="btn btn-small btn-ghost" data-testid={`msg-down-${i}`} disabled={i === messages.length - 1} onClick={() => move(i, 1)} aria-label={`Move ${label} down`}>
+                  <button type="button" className="btn btn-small btn-ghost" id={f('down')} data-testid={`msg-down-${i}`} disabled={i === messages.length - 1} onClick={() => move(i, 1)} aria-label={`Move ${label} down`}>
                     ↓
                   </button>
-                  <button type="button" className="btn btn-small btn-ghost" data-testid={`msg-remove-${i}`} onClick={() => onChange(messages.filter((_, j) => j !== i))} aria-label={`Remove ${label}`}>
+                  <button type="button" className="btn btn-small btn-ghost" id={f('remove')} data-testid={`msg-remove-${i}`} onClick={() => remove(i)} aria-label={`Remove ${label}`}>
                     Remove
                   </button>
                 </div>
@@ -123,7 +137,7 @@ export function MessagesList({ messages, onChange, errors, warnings, declared, o
         })}
       </ol>
       <div className="row-gap">
-        <button type="button" className="btn btn-small" data-testid="msg-add" onClick={() => onChange([...messages, emptyMsg(messages.at(-1)?.role === 'user' ? 'assistant' : 'user')])}>
+        <button type="button" className="btn btn-small" id={`${id}-add`} data-testid="msg-add" onClick={add}>
           Add message
         </button>
       </div>

@@ -14,7 +14,7 @@ interface Props {
   declared: Set<string>;
   onDeclare: (name: string) => void;
   index: number;
-  describedBy?: { 'aria-invalid'?: boolean; 'aria-describedby'?: string };
+  describedBy?: { 'aria-invalid'?: boolean; 'aria-describedby'?: string; 'data-path'?: string };
 }
 
 export function ResourcePicker({ id, kind, value, onChange, resources, templates, declared, onDeclare, index, describedBy }: Props) {

@@ -9,7 +9,7 @@ interface Props {
   declared: Set<string>;
   onDeclare: (name: string) => void;
   testId: string;
-  describedBy?: { 'aria-invalid'?: boolean; 'aria-describedby'?: string };
+  describedBy?: { 'aria-invalid'?: boolean; 'aria-describedby'?: string; 'data-path'?: string };
 }
 
 export function TemplateInput({ id, value, onChange, declared, onDeclare, testId, describedBy }: Props) {

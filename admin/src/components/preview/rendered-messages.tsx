@@ -26,10 +26,10 @@ function Body({ c }: { c: DraftContent }) {
           <p className="muted">
             Embedded resource <code>{c.resource.uri}</code> {c.resource.mimeType && <span>({c.resource.mimeType})</span>}
           </p>
-          {c.resource.text != null ? (
+          {'text' in c.resource ? (
             <pre className="rendered-text">{c.resource.text}</pre>
           ) : (
-            <p className="muted">Binary content, {Math.round(((c.resource.blob ?? '').length * 3) / 4)} bytes</p>
+            <p className="muted">Binary content, {Math.round((c.resource.blob.length * 3) / 4)} bytes</p>
           )}
         </div>
       );

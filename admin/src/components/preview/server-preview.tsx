@@ -1,6 +1,7 @@
 // Preview through POST /prompts/{name}/render: exactly what MCP prompts/get returns.
 import { useEffect, useState } from 'react';
 import { api, errorMessage } from '../../api';
+import { loadSamples, saveSamples } from '../../lib/drafts';
 import type { Argument, RenderResult } from '../../types';
 import { Banner } from '../bits';
 import { RenderedMessages } from './rendered-messages';
@@ -15,7 +16,12 @@ interface Props {
 export function ServerPreview({ name, version, revision = 0 }: Props) {
   const [args, setArgs] = useState<Argument[]>([]);
   const [loaded, setLoaded] = useState(false);
-  const [values, setValues] = useState<Record<string, string>>({});
+  // Shared with the editor's preview: the sample values typed there are here too, and back.
+  const [values, setValuesState] = useState<Record<string, string>>(() => loadSamples(name));
+  const setValues = (v: Record<string, string>) => {
+    setValuesState(v);
+    saveSamples(name, v);
+  };
   const [result, setResult] = useState<RenderResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);

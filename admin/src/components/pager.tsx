@@ -1,0 +1,20 @@
+// Real pages over a keyset-paginated list: Previous goes back through the cursors seen,
+// Next follows the server's cursor; "page N of M" comes from the total. The buttons stay
+// enabled while a page loads, so keyboard focus stays on them.
+export function Pager({ page, pages, total, noun, onPrev, onNext, hasNext, busy }: {
+  page: number; pages: number; total: number; noun: [string, string]; onPrev: () => void; onNext: () => void; hasNext: boolean; busy: boolean;
+}) {
+  return (
+    <nav className="pager" aria-label="Pages" data-testid="pager" aria-busy={busy}>
+      <button type="button" className="btn btn-small" data-testid="page-prev" onClick={onPrev} disabled={page <= 1}>
+        Previous
+      </button>
+      <span data-testid="page-status">
+        Page {page} of {Math.max(pages, 1)} · <span data-testid="prompt-total">{total.toLocaleString()}</span> {total === 1 ? noun[0] : noun[1]}
+      </span>
+      <button type="button" className="btn btn-small" data-testid="page-next" onClick={onNext} disabled={!hasNext}>
+        Next
+      </button>
+    </nav>
+  );
+}

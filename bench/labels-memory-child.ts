@@ -1,0 +1,27 @@
+// One measurement of bench/labels-memory.ts, in its own process: opens a core on the
+// database, loads the given label views of the served catalog, runs a full GC and
+// prints heap and RSS (MiB) as JSON on the last line.
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { openStore } from '../src/db/store.js';
+import { createCore } from '../src/core/index.js';
+
+const [url, labelList] = process.argv.slice(2) as [string, string];
+const labels = labelList.split(',').filter(Boolean);
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+const MiB = 1024 * 1024;
+const measure = () => {
+  for (let i = 0; i < 3; i++) gc();
+  const m = process.memoryUsage();
+  return { heapUsed: m.heapUsed / MiB, rss: m.rss / MiB };
+};
+
+const core = await createCore({ store: await openStore(url) });
+const before = measure();
+for (const l of labels) await (await core.catalog.open(l)).ready();
+const after = measure();
+const sizes = Object.fromEntries(labels.map((l) => [l, core.catalog.view(l).size()]));
+process.stdout.write(`${JSON.stringify({ labels, sizes, stats: core.catalog.stats(), before, after })}\n`);
+await core.close();
+process.exit(0);

@@ -1,0 +1,92 @@
+// The admin prompt list at 100,000 prompts (issue 22.3): one page (limit 50) plus the
+// total count with the same filter, through core.prompts.list, on SQLite and PostgreSQL.
+// Not part of `npm run bench`; run by hand: `npx tsx bench/prompt-search.ts [n]`.
+import { migrateDatabase } from '../src/db/create-db.js';
+import { openStore } from '../src/db/store.js';
+import { createCore } from '../src/core/index.js';
+import { populate } from './lib/fixture.js';
+import { createTempPg } from './lib/pg.js';
+import { tempDir, removeTempDirs } from './lib/proc.js';
+import { median } from './lib/stats.js';
+import path from 'node:path';
+
+const N = Number(process.argv[2] ?? 100_000);
+const CASES: [string, Parameters<Awaited<ReturnType<typeof createCore>>['prompts']['list']>[0]][] = [
+  ['no filter, sort=name', {}],
+  ['no filter, sort=updated', { sort: 'updated' }],
+  ['status=pending', { status: 'pending' }],
+  ['status=inactive', { status: 'inactive' }],
+  ['label=production', { label: 'production' }],
+  ['q=rare (description, 11 hits)', { q: 'checklist number 4242' }],
+  ['q=rare, sort=updated', { q: 'checklist number 4242', sort: 'updated' }],
+  ['q=common (template text, every prompt)', { q: 'severity' }],
+  ['q=absent (no hits)', { q: 'zqxj' }],
+  ['q=absent, 2 chars', { q: 'zq' }],
+];
+
+// Same layout as the migration's backfill (name, title, description, message text).
+const BACKFILL_SQLITE = `UPDATE "Prompt" SET "searchText" = "name" || char(10) || COALESCE((SELECT COALESCE(v."title", '') || char(10) || COALESCE(v."description", '') || char(10) || COALESCE((SELECT group_concat(m."text", char(10)) FROM "PromptMessage" m WHERE m."versionId" = v."id"), '') FROM "PromptVersion" v WHERE v."promptId" = "Prompt"."id" AND v."number" = "Prompt"."latestVersion"), '')`;
+
+async function populatePg(url: string, n: number) {
+  await migrateDatabase(url);
+  const store = await openStore(url);
+  const q = (sql: string) => store.db.prisma.$executeRawUnsafe(sql);
+  const template = `'You are reviewing change request #' || i || ' on behalf of {{who}}. Read the description, list the risks you see in order of severity, say which tests would catch each one, and end with a short verdict (approve, approve with comments, or request changes) and one sentence of reasoning. Keep the tone factual and address {{who}} directly; do not repeat the description back.'`;
+  await q(`INSERT INTO "Prompt" ("id","name","archived","latestVersion","revision","createdAt","updatedAt","searchText")
+    SELECT i, 'p-' || lpad((i-1)::text, 6, '0'), false, 1, 1, now(), now() - (i || ' seconds')::interval, '' FROM generate_series(1, ${n}) i`);
+  await q(`INSERT INTO "PromptVersion" ("id","promptId","number","description","author","note","createdAt") SELECT i, i, 1, 'Review checklist number ' || (i-1), 'bench', 'fixture', now() FROM generate_series(1, ${n}) i`);
+  await q(`INSERT INTO "PromptMessage" ("id","versionId","position","role","type","text") SELECT i, i, 0, 'user', 'text', ${template} FROM generate_series(1, ${n}) i`);
+  await q(`UPDATE "Prompt" SET "activeVersionId" = "id" WHERE "id" % 10 <> 0`); // every 10th inactive
+  await q(`INSERT INTO "PromptLabel" ("promptId","name","versionId","updatedAt") SELECT i, 'production', i, now() FROM generate_series(1, ${n}) i WHERE i % 10 <> 0`);
+  await q(`UPDATE "Prompt" p SET "searchText" = p."name" || chr(10) || chr(10) || v."description" || chr(10) || m."text" FROM "PromptVersion" v JOIN "PromptMessage" m ON m."versionId" = v."id" WHERE v."promptId" = p."id"`);
+  for (const t of ['Prompt', 'PromptVersion', 'PromptMessage', 'PromptLabel']) await q(`SELECT setval(pg_get_serial_sequence('"${t}"', 'id'), (SELECT max("id") FROM "${t}"))`);
+  await q('ANALYZE');
+  await store.close();
+}
+
+async function measure(kind: string, url: string) {
+  const store = await openStore(url);
+  const core = await createCore({ store, purgeIntervalMs: 0 });
+  const rows: string[] = [];
+  for (const [what, opts] of CASES) {
+    await core.prompts.list({ ...opts, limit: 50 }); // warm
+    const times: number[] = [];
+    let total = 0;
+    for (let r = 0; r < 7; r++) {
+      const t0 = performance.now();
+      const page = await core.prompts.list({ ...opts, limit: 50 });
+      times.push(performance.now() - t0);
+      total = page.total;
+    }
+    rows.push(`| ${kind} | ${what} | ${total.toLocaleString('en')} | ${median(times).toFixed(1)} ms |`);
+  }
+  await core.close();
+  return rows;
+}
+
+const out = ['| database | query (page of 50 + total) | total | median of 7 |', '|---|---|---|---|'];
+const dir = tempDir();
+const sqliteUrl = `file:${path.join(dir, 'search.db')}`;
+await populate(sqliteUrl, N);
+{
+  const store = await openStore(sqliteUrl);
+  await store.db.prisma.$executeRawUnsafe(BACKFILL_SQLITE);
+  // every 10th prompt inactive, as on PostgreSQL
+  await store.db.prisma.$executeRawUnsafe(`DELETE FROM "PromptLabel" WHERE "promptId" % 10 = 0`);
+  await store.db.prisma.$executeRawUnsafe(`UPDATE "Prompt" SET "activeVersionId" = NULL, "updatedAt" = "createdAt" WHERE "id" % 10 = 0`);
+  await store.db.prisma.$executeRawUnsafe('ANALYZE');
+  await store.close();
+}
+out.push(...(await measure('SQLite', sqliteUrl)));
+const pg = await createTempPg();
+if (pg) {
+  try {
+    await populatePg(pg.url, N);
+    out.push(...(await measure('PostgreSQL', pg.url)));
+  } finally {
+    await pg.drop();
+  }
+}
+removeTempDirs();
+console.log(`${N.toLocaleString('en')} prompts\n${out.join('\n')}`);
+process.exit(0);

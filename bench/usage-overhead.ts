@@ -1,0 +1,133 @@
+// 6. The cost of usage recording on the hot path: prompts/get over Streamable HTTP on
+// two `promptd serve` children with the same 100 prompts, one recording usage (the
+// default) and one with PROMPTD_USAGE=off, loaded in alternating slices by the same
+// load generator as section 1 (bench/get-load-ab.ts). The figure is on ÷ off.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { populate } from './lib/fixture.js';
+import { spawnTs, startServe, tempDir } from './lib/proc.js';
+import { summarize, type Summary } from './lib/stats.js';
+import { createUsageRecorder } from '../src/core/usage/recorder.js';
+
+export interface UsageSide extends Summary {
+  rps: number;
+  cpuUs: number;
+  errors: number;
+  runs: number[];
+}
+
+export interface UsageOverheadResult {
+  prompts: number;
+  sessions: number;
+  sliceMs: number;
+  pairs: number;
+  warmupPairs: number;
+  on: UsageSide;
+  off: UsageSide;
+  /** throughput with recording ÷ without */
+  ratio: number;
+  pairRatios: number[];
+  medianPairRatio: number;
+  /** usage rows the recording server wrote (checked after it stopped: the counts are real) */
+  fetchesRecorded: number;
+  /** in-process cost of one record() call (100 prompts × 2 clients × 2 outcomes), in ns */
+  recordNs: number;
+}
+
+interface Slice {
+  requests: number;
+  errors: number;
+  seconds: number;
+  cpuMs: number;
+  latencies: number[];
+}
+
+function side(slices: Slice[]): UsageSide {
+  const requests = slices.reduce((a, r) => a + r.requests, 0);
+  const seconds = slices.reduce((a, r) => a + r.seconds, 0);
+  return {
+    ...summarize(slices.flatMap((r) => r.latencies)),
+    rps: requests / seconds,
+    cpuUs: (1000 * slices.reduce((a, r) => a + r.cpuMs, 0)) / requests,
+    errors: slices.reduce((a, r) => a + r.errors, 0),
+    runs: slices.map((r) => r.requests / r.seconds),
+  };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+export async function runUsageOverhead(opts: { quick: boolean; log: (s: string) => void }): Promise<UsageOverheadResult> {
+  const prompts = 100;
+  const sessions = 32;
+  const sliceMs = 1_000;
+  const pairs = Number(process.env.BENCH_USAGE_PAIRS ?? (opts.quick ? 4 : 12));
+  const warmupPairs = 2;
+  const dir = tempDir();
+  const onUrl = `file:${path.join(dir, 'usage-on.db')}`;
+  const offUrl = `file:${path.join(dir, 'usage-off.db')}`;
+  await populate(onUrl, prompts);
+  await populate(offUrl, prompts);
+  // All sessions come from one address: lift the per-client session cap (default 20).
+  const common = { PROMPTD_MCP_SESSIONS_PER_CLIENT: String(sessions * 2) };
+  const on = await startServe(onUrl, { env: { ...common, PROMPTD_USAGE: 'on' } });
+  const off = await startServe(offUrl, { env: { ...common, PROMPTD_USAGE: 'off' } }).catch(async (e) => {
+    await on.stop();
+    throw e;
+  });
+  let stopped = false;
+  try {
+    const out = path.join(dir, 'usage-ab.json');
+    const c = spawnTs('get-load-ab.ts', [out, String(sessions), String(sliceMs), String(pairs), String(warmupPairs), String(prompts), `${on.base}/mcp`, String(on.pid), `${off.base}/mcp`, String(off.pid)]);
+    const timer = setTimeout(() => void c.stop(), (pairs + warmupPairs) * 2 * sliceMs + 120_000);
+    const code = await c.exited;
+    clearTimeout(timer);
+    if (code !== 0) throw new Error(`get-load-ab exited with ${code}: ${c.stderr().slice(-2000)}`);
+    const r = JSON.parse(readFileSync(out, 'utf8')) as { a: Slice[]; b: Slice[]; firstError: string };
+    if (r.firstError) opts.log(`  first error: ${r.firstError.slice(0, 300)}`);
+    const a = side(r.a);
+    const b = side(r.b);
+    const pairRatios = a.runs.map((v, i) => v / b.runs[i]!);
+    // Stopping flushes; the rows prove the recording server really counted.
+    await Promise.all([on.stop(), off.stop()]);
+    stopped = true;
+    const fetchesRecorded = await recordedFetches(onUrl);
+    opts.log(`  recording on  ${a.rps.toFixed(0)} req/s, server CPU ${a.cpuUs.toFixed(0)} µs/request (${a.errors} errors)`);
+    opts.log(`  recording off ${b.rps.toFixed(0)} req/s, server CPU ${b.cpuUs.toFixed(0)} µs/request (${b.errors} errors)`);
+    opts.log(`  per-pair ratios: ${pairRatios.map((x) => x.toFixed(2)).join(' ')}; ${fetchesRecorded} fetches recorded`);
+    const recordNs = measureRecord();
+    opts.log(`  record(): ${recordNs.toFixed(0)} ns per call in process`);
+    return { prompts, sessions, sliceMs, pairs, warmupPairs, on: a, off: b, ratio: a.rps / b.rps, pairRatios, medianPairRatio: median(pairRatios), fetchesRecorded, recordNs };
+  } finally {
+    if (!stopped) await Promise.all([on.stop(), off.stop()]);
+  }
+}
+
+/** The hot path alone: record() on a recorder that never flushes, median of 5 runs of 1M calls. */
+function measureRecord(): number {
+  const r = createUsageRecorder({ store: undefined as never, instance: 'bench', retentionDays: 90, flushMs: 0 });
+  const hits = Array.from({ length: 400 }, (_, i) => ({
+    prompt: `prompt-${i % 100}`, version: 1, label: 'production', client: i % 2 ? 'claude-desktop 1.2.0' : 'cursor 0.42', token: null,
+    transport: 'http' as const, outcome: i % 4 === 3 ? ('invalid_arguments' as const) : ('ok' as const), latencyMs: 0.4,
+  }));
+  const runs: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    const n = 1_000_000;
+    const t = performance.now();
+    for (let i = 0; i < n; i++) r.record(hits[i % 400]!);
+    runs.push(((performance.now() - t) * 1e6) / n);
+  }
+  return median(runs);
+}
+
+async function recordedFetches(url: string): Promise<number> {
+  const { openStore } = await import('../src/db/store.js');
+  const store = await openStore(url);
+  try {
+    return (await store.db.prisma.usageBucket.aggregate({ _sum: { fetches: true } }))._sum.fetches ?? 0;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ApiToken" ADD COLUMN     "mcpRatePerMinute" INTEGER,
+ADD COLUMN     "writeRatePerMinute" INTEGER;

@@ -1,0 +1,157 @@
+// The one write path for versions. Creating a prompt, adding a version, activating or
+// rolling back (the REST API and MCP through the prompt service) and importing a
+// library (thousands of prompts per transaction) all run writeVersions, so the rules
+// are written once: names are unique, every version validates against the stored
+// resources, numbers follow the latest without gaps, a stale expectation is a 412,
+// activating (moving the production label, or the item's label) an older version than
+// the served one is a rollback, and every change appends its events in the same transaction.
+import { DomainError, conflict, invalid, notFound } from '../errors.js';
+import { defaultLabelPolicy, type LabelPolicy } from '../label-policy.js';
+import type { NewChangeEvent, NewVersion, PromptHead, Repositories } from '../ports.js';
+import { LATEST, PRODUCTION, type VersionInput } from '../schemas.js';
+import type { Actor } from '../types.js';
+import { referencedUris, validateVersion } from '../validate-version.js';
+import { moveEvent, writeLabelMoves, type LabelMove } from './label-moves.js';
+
+export { activationAction } from './label-moves.js';
+
+export interface VersionWrite {
+  name: string;
+  /** `create`: the prompt must not exist yet. `append`: it must exist. */
+  mode: 'create' | 'append';
+  /** appended in order after the prompt's latest version */
+  versions: VersionInput[];
+  /**
+   * `append` only: the prompt must still be as read. `latest`: its latest version
+   * number (an import plan); `revision`: its revision (an If-Match ETag).
+   */
+  expect?: { latest?: number; revision?: number };
+  /** the version to serve afterwards: a number, or `newest` for the last one written here */
+  activate?: number | 'newest';
+  /** the label `activate` moves (default `production`, through the `active` alias) */
+  label?: string;
+  /** more labels to point, label → version number (an import's file labels); `label.set` events */
+  labels?: Record<string, number>;
+}
+
+export interface VersionWriteResult {
+  name: string;
+  /** numbers of the versions written, in order */
+  created: number[];
+  /** whether what is served changed to the requested version */
+  activated: boolean;
+}
+
+export const nameTaken = (name: string) => conflict(`a prompt named "${name}" already exists`, [{ path: 'name', message: 'already exists' }]);
+
+/** A taken name's conflict; a soft-deleted prompt keeps its name until it is purged. */
+export async function nameConflict(tx: Repositories, name: string): Promise<DomainError> {
+  if (await tx.prompts.head(name)) return nameTaken(name);
+  return conflict(`a deleted prompt named "${name}" still holds the name: restore it (POST /admin/v1/prompts/${name}/restore) or wait until it is purged`, [
+    { path: 'name', message: 'held by a deleted prompt' },
+  ]);
+}
+
+export const noSuchVersion = (name: string, number: number) =>
+  new DomainError('validation', `prompt "${name}" has no version ${number}`, [{ path: 'version', message: `no version ${number}` }]);
+
+function stale(name: string, expect: VersionWrite['expect']): DomainError {
+  return new DomainError(
+    'precondition_failed',
+    expect?.revision !== undefined
+      ? `prompt "${name}" was changed by someone else since you read it; reload and try again`
+      : `prompt "${name}" was changed by someone else during the import; run it again`,
+  );
+}
+
+/**
+ * Writes the items inside the caller's write transaction. Throws the first broken
+ * rule as a DomainError; the caller's transaction then writes nothing.
+ */
+export async function writeVersions(tx: Repositories, items: VersionWrite[], actor: Actor, at = new Date(), policy: LabelPolicy = defaultLabelPolicy): Promise<VersionWriteResult[]> {
+  for (const item of items) {
+    if (item.activate !== undefined) policy.authorizeLabelMove(actor, item.label ?? PRODUCTION);
+    for (const l of Object.keys(item.labels ?? {})) policy.authorizeLabelMove(actor, l);
+  }
+  const creates = items.filter((i) => i.mode === 'create');
+  const appends = items.filter((i) => i.mode === 'append');
+  for (const item of creates) {
+    if (!item.versions.length) throw invalid(`prompt "${item.name}" needs a version`, [{ path: 'messages', message: 'missing' }]);
+  }
+  const taken = await tx.prompts.takenNames(creates.map((i) => i.name));
+  if (taken.length) throw await nameConflict(tx, taken[0]!);
+
+  // Numbering: new prompts start at 1; appends raise latestVersion first, in one
+  // conditional UPDATE, so two writers can neither take the same number nor both
+  // pass the same expectation.
+  const ids = await tx.prompts.insertPrompts(creates.map((i) => ({ name: i.name, latestVersion: i.versions.length })), at);
+  for (const item of appends) {
+    if (!item.versions.length) continue;
+    if (!(await tx.prompts.bumpLatest(item.name, item.versions.length, item.expect ?? {}))) {
+      if (!(await tx.prompts.head(item.name))) throw notFound(`prompt "${item.name}"`);
+      throw stale(item.name, item.expect);
+    }
+  }
+  // Validated after numbering, inside the same transaction: a refused version rolls
+  // its number back with it, so numbering stays contiguous (test/core/prompt-service.test.ts).
+  const stored = await tx.resources.info([...new Set(items.flatMap((i) => i.versions.flatMap((v) => referencedUris(v))))]);
+  for (const item of items) {
+    for (const v of item.versions) {
+      const errors = validateVersion(v, stored);
+      if (errors.length) throw invalid(`the version is invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+    }
+  }
+
+  const heads = await tx.prompts.heads(appends.map((i) => i.name));
+  const headOf = (item: VersionWrite): PromptHead => {
+    if (item.mode === 'create') return { id: ids.get(item.name)!, name: item.name, archived: false, latestVersion: item.versions.length, activeVersion: null, revision: 1 };
+    const h = heads.get(item.name);
+    if (!h) throw notFound(`prompt "${item.name}"`);
+    return h;
+  };
+
+  const events: NewChangeEvent[] = [];
+  const event = (name: string, action: string, served: boolean, details: Record<string, unknown>) => events.push({ actor: actor.name, action, entity: 'prompt', entityKey: name, served, details });
+  const versions: NewVersion[] = [];
+  const plans = items.map((item) => {
+    const head = headOf(item);
+    const first = head.latestVersion - item.versions.length + 1;
+    const created = item.versions.map((_, i) => first + i);
+    item.versions.forEach((input, i) => {
+      versions.push({ promptId: head.id, number: created[i]!, input, author: actor.name });
+      // A new version changes the `latest` view only (served there unless archived).
+      event(item.name, item.mode === 'create' && i === 0 ? 'prompt.created' : 'version.created', !head.archived, { version: created[i], labels: [LATEST] });
+    });
+    const target = item.activate === 'newest' ? created.at(-1) : item.activate;
+    return { item, head, created, target };
+  });
+  await tx.prompts.insertVersions(versions, new Map([...stored].map(([uri, r]) => [uri, r.id])), at);
+
+  // Label targets: `activate` (the main label, an activation) and any extra labels.
+  const targets = plans.map((p) => [
+    ...(p.target !== undefined ? [{ label: p.item.label ?? PRODUCTION, number: p.target, main: true }] : []),
+    ...Object.entries(p.item.labels ?? {}).map(([label, number]) => ({ label, number, main: false })),
+  ]);
+  // Targets that were not written here must already exist.
+  const older = plans.flatMap((p, i) => targets[i]!.filter((t) => !p.created.includes(t.number)).map((t) => ({ promptId: p.head.id, number: t.number })));
+  const existing = await tx.prompts.existingVersions(older);
+  // Where other labels than production (whose pointer the head mirrors) point now.
+  const others = plans.filter((p, i) => targets[i]!.some((t) => t.label !== PRODUCTION));
+  const current = others.length ? await tx.labels.ofPrompts(others.map((p) => p.head.id)) : new Map<number, { label: string; version: number }[]>();
+  const moves: LabelMove[] = [];
+  const activated = new Set<VersionWrite>();
+  plans.forEach(({ item, head, created }, i) => {
+    for (const t of targets[i]!) {
+      if (!created.includes(t.number) && !existing.has(`${head.id}:${t.number}`)) throw noSuchVersion(item.name, t.number);
+      const from = t.label === PRODUCTION ? head.activeVersion : (current.get(head.id)?.find((l) => l.label === t.label)?.version ?? null);
+      if (from === t.number || moves.some((m) => m.head === head && m.label === t.label)) continue;
+      const move: LabelMove = { head, label: t.label, from, to: t.number };
+      moves.push(move);
+      events.push(moveEvent(actor, move, t.main ? 'alias' : 'label'));
+      if (t.main) activated.add(item);
+    }
+  });
+  await writeLabelMoves(tx, moves, at);
+  await tx.events.append(events, at);
+  return plans.map(({ item, created }) => ({ name: item.name, created, activated: activated.has(item) }));
+}

@@ -1,0 +1,180 @@
+// PostgreSQL: a pool per instance, an advisory lock for writers, NOTIFY on commit and
+// a LISTEN connection per instance for wake-ups.
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import pg from 'pg';
+import { messagesOf, type AdapterOptions, type Dialect } from './dialect.js';
+import type { Models, PgClient as PgClientType, Tx } from './prisma.js';
+import { PrismaClient as PgClient } from '../generated/postgres/client.js';
+import { listenForChanges, CHANGE_CHANNEL } from './pg-listener.js';
+import { projectRoot } from './paths.js';
+
+/** Key of the transaction-scoped advisory lock every writer takes. */
+const WRITE_LOCK_KEY = 7320247;
+
+/**
+ * Discrete fields rather than `connectionString`: the adapter builds its shadow
+ * database pool as `{ ...config, database }`, which a connection string would override.
+ */
+export function pgConfigFromUrl(url: string) {
+  const u = new URL(url);
+  const params = Object.fromEntries(u.searchParams);
+  return {
+    host: decodeURIComponent(u.hostname.replace(/^\[|\]$/g, '')) || params.host || 'localhost',
+    port: u.port ? Number(u.port) : 5432,
+    user: decodeURIComponent(u.username) || params.user || undefined,
+    password: u.password ? decodeURIComponent(u.password) : undefined,
+    database: decodeURIComponent(u.pathname.replace(/^\//, '')) || undefined,
+    ...(params.sslmode && params.sslmode !== 'disable' ? { ssl: { rejectUnauthorized: params.sslmode === 'verify-full' } } : {}),
+    ...(params.application_name ? { application_name: params.application_name } : {}),
+  };
+}
+
+/** Pool size: `?connection_limit=` (Prisma's convention) or PROMPTD_DB_POOL_MAX, default 10. */
+function adapterPoolMax(url: string, opts: AdapterOptions): number {
+  const fromUrl = Number(new URL(url).searchParams.get('connection_limit') ?? process.env.PROMPTD_DB_POOL_MAX ?? NaN);
+  return opts.poolMax ?? (Number.isInteger(fromUrl) && fromUrl > 0 ? fromUrl : 10);
+}
+
+function adapterFactory(url: string, opts: AdapterOptions = {}) {
+  const max = adapterPoolMax(url, opts);
+  const config = { ...pgConfigFromUrl(url), max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: opts.poolTimeoutMs ?? 10_000 };
+  return withPgShadowDatabase(new PrismaPg(config), config);
+}
+
+/**
+ * The schema engine diffs against a throw-away shadow database. The adapter's own
+ * shadow support drops that database while its pool still holds a connection, so
+ * we create and drop it ourselves (DROP … WITH (FORCE)).
+ */
+function withPgShadowDatabase(factory: PrismaPg, config: pg.PoolConfig): SqlMigrationAwareDriverAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: () => factory.connect(),
+    connectToShadowDb: async () => {
+      const name = `promptd_shadow_${randomUUID().replace(/-/g, '')}`;
+      const admin = new pg.Client(config);
+      await admin.connect();
+      await admin.query(`CREATE DATABASE "${name}"`);
+      await admin.end();
+      const shadowFactory = new PrismaPg({ ...config, database: name, max: 2 });
+      const conn = await shadowFactory.connect();
+      const dispose = conn.dispose.bind(conn);
+      conn.dispose = async () => {
+        await dispose();
+        await (conn.underlyingDriver() as pg.Pool).end().catch(() => {});
+        const c = new pg.Client(config);
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => c.end());
+      };
+      return conn;
+    },
+  };
+}
+
+type PerformIO = (q: unknown) => Promise<{ fields: { dataTypeID: number }[] }>;
+
+/**
+ * The engine's PostgreSQL introspection reads catalog columns of type "char"
+ * (OID 18), which @prisma/adapter-pg cannot map; they hold plain text, so we
+ * present them as text (OID 25).
+ */
+function engineAdapter(factory: object): object {
+  const f = factory as { provider: string; adapterName: string; connect(): Promise<object>; connectToShadowDb(): Promise<object> };
+  const patch = (a: object) => {
+    const conn = a as { performIO?: PerformIO };
+    const original = conn.performIO;
+    if (typeof original !== 'function') throw new Error('@prisma/adapter-pg no longer has performIO; the schema engine compatibility patch in src/db/dialect-postgres.ts needs updating');
+    conn.performIO = async function (this: unknown, q: unknown) {
+      const r = await original.call(this, q);
+      for (const field of r.fields) if (field.dataTypeID === 18) field.dataTypeID = 25;
+      return r;
+    };
+    return a;
+  };
+  return {
+    provider: f.provider,
+    adapterName: f.adapterName,
+    connect: async () => patch(await f.connect()),
+    connectToShadowDb: async () => patch(await f.connectToShadowDb()),
+  };
+}
+
+// SQLSTATEs worth a fresh transaction: serialization failure, deadlock, lock timeout.
+const RETRYABLE_SQLSTATE = /\b(40001|40P01|55P03)\b/;
+// pg-pool's acquisition timeout, and Prisma's "could not start the transaction in time"
+// and write-conflict codes.
+const RETRYABLE_MESSAGE = /timeout exceeded when trying to connect|Unable to start a transaction in the given time|\bP2034\b|\bP2028\b/i;
+
+export const postgresDialect: Dialect = {
+  provider: 'postgresql',
+  normaliseUrl: (url) => url,
+  secureFiles: () => {},
+  localFile: () => undefined,
+  displayUrl(url) {
+    try {
+      const u = new URL(url);
+      if (u.password) u.password = '<password>';
+      return u.toString();
+    } catch {
+      return 'postgresql://<user>:<password>@<host>/<database>';
+    }
+  },
+  adapterFactory,
+  async openClient(url, opts) {
+    // The adapter makes its pool on connect; keep hold of it to report its counts.
+    const factory = adapterFactory(url, opts);
+    let pool: pg.Pool | undefined;
+    const adapter: SqlMigrationAwareDriverAdapterFactory = {
+      ...factory,
+      connect: async () => {
+        const conn = await factory.connect();
+        pool = (conn as unknown as { underlyingDriver(): pg.Pool }).underlyingDriver();
+        return conn;
+      },
+    };
+    const client: PgClientType = new PgClient({ adapter });
+    const max = adapterPoolMax(url, opts ?? {});
+    const poolStats = () => (pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max } : { total: 0, idle: 0, waiting: 0, max });
+    // The repositories are typed against the SQLite client's declarations (src/db/prisma.ts);
+    // the generated PostgreSQL client has the same delegates, but TypeScript cannot
+    // relate two sets of generated conditional types, so the shared surface is named here once.
+    return { provider: 'postgresql', client, models: client as unknown as Models, poolStats };
+  },
+  schemaPath: path.join(projectRoot, 'prisma', 'postgres', 'schema.prisma'),
+  migrationsDir: path.join(projectRoot, 'prisma', 'postgres', 'migrations'),
+  seedsEmptyDatabase: false,
+  engineAdapter,
+
+  // Writers commit one at a time, so change-log ids become visible in id order and a
+  // follower reading `id > last` never skips a late commit.
+  async takeWriteLock(tx: Tx) {
+    await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
+  },
+  // Delivered to every LISTENing instance when (and only if) the transaction commits.
+  async notifyOnCommit(tx: Tx) {
+    await tx.$executeRawUnsafe(`SELECT pg_notify('${CHANGE_CHANNEL}', '')`);
+  },
+  async changeMarker(models: Models) {
+    return (await models.changeEvent.findFirst({ orderBy: { id: 'desc' }, select: { id: true } }))?.id ?? 0;
+  },
+  // NOTIFY wakes followers; the poll is only a safety net.
+  pollMs: 1_000,
+  listen: (url, onWake, onError) => listenForChanges(url, onWake, onError),
+  isRetryable: (e) => {
+    const m = messagesOf(e);
+    return RETRYABLE_SQLSTATE.test(m) || RETRYABLE_MESSAGE.test(m);
+  },
+
+  sql: {
+    param: (i) => `$${i}`,
+    jsonArray: 'json_build_array',
+    jsonAgg: (expr, order) => `COALESCE(json_agg(${expr} ORDER BY ${order}), '[]'::json)`,
+    hex: (column) => `encode(${column}, 'hex')`,
+    jsonText: '::text',
+    likeCi: 'ILIKE',
+  },
+};

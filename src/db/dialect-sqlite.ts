@@ -1,0 +1,134 @@
+// SQLite: one file, WAL, a busy timeout, and a write lock taken by the first statement.
+import { ensurePrivateSqliteFile } from './sqlite-file-mode.js';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { messagesOf, type AdapterOptions, type Dialect } from './dialect.js';
+import { SqliteClient, type Models, type Tx } from './prisma.js';
+import { projectRoot } from './paths.js';
+
+export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
+
+export function sqliteFilePath(url: string): string {
+  return url.replace(/^file:/, '');
+}
+
+// The directory of the file must exist: only `serve`, `migrate` and `seed` create it
+// (ensureDatabaseDirectory, migrateDatabase), so a typo in a path never leaves directories behind.
+function adapterFactory(url: string, opts: AdapterOptions = {}) {
+  const file = sqliteFilePath(url);
+  const o = opts.sqlite ?? {};
+  // A WAL database in a directory we cannot write opens only as immutable (SQLite
+  // cannot create its -shm file there); that needs URI file names (SQLITE_USE_URI=1,
+  // set by bin/promptd.js). The adapter strips one `file:`, so the URI keeps its own.
+  const name = o.immutable ? `file:${pathToFileURL(path.resolve(file)).href}?immutable=1` : `file:${file}`;
+  // better-sqlite3's `timeout` is SQLite's busy timeout: a writer waits for the
+  // other process's lock instead of failing with SQLITE_BUSY.
+  return new PrismaBetterSqlite3(
+    { url: name, timeout: SQLITE_BUSY_TIMEOUT_MS, ...(o.readOnly || o.immutable ? { readonly: true } : {}), ...(o.mustExist ? { fileMustExist: true } : {}) },
+    { shadowDatabaseUrl: opts.shadowDatabaseUrl ?? ':memory:' },
+  );
+}
+
+interface RawAdapter {
+  executeRaw(q: { sql: string; args: unknown[] }): Promise<number>;
+  executeScript(sql: string): Promise<void>;
+}
+
+/**
+ * The engine replays whole migration files on SQLite shadow databases through
+ * executeRaw, which better-sqlite3 refuses for multi-statement SQL; route
+ * argument-less statements through executeScript there instead.
+ */
+function engineAdapter(factory: object): object {
+  const f = factory as { provider: string; adapterName: string; connect(): Promise<unknown>; connectToShadowDb(): Promise<RawAdapter> };
+  return {
+    provider: f.provider,
+    adapterName: f.adapterName,
+    connect: () => f.connect(),
+    connectToShadowDb: async () => {
+      const a = await f.connectToShadowDb();
+      return new Proxy(a, {
+        get(target, key) {
+          if (key === 'executeRaw') {
+            return async (q: { sql: string; args: unknown[] }) => {
+              if (q.args.length === 0) {
+                await target.executeScript(q.sql);
+                return 0;
+              }
+              return target.executeRaw(q);
+            };
+          }
+          const v = (target as unknown as Record<PropertyKey, unknown>)[key];
+          return typeof v === 'function' ? v.bind(target) : v;
+        },
+      });
+    },
+  };
+}
+
+export const sqliteDialect: Dialect = {
+  provider: 'sqlite',
+  normaliseUrl: (url) => (url.startsWith('file:') ? url : `file:${url}`),
+  // The file holds the library, token hashes and the cursor secret: created private (src/db/sqlite-file-mode.ts).
+  displayUrl(url) {
+    // A desktop client starts `promptd mcp` in a directory of its own choosing.
+    const file = sqliteDialect.localFile(url);
+    return file ? `file:${file}` : url;
+  },
+  localFile(url) {
+    const file = sqliteFilePath(url);
+    return file === ':memory:' ? undefined : path.resolve(file);
+  },
+  secureFiles(url, may) {
+    for (const w of ensurePrivateSqliteFile(sqliteFilePath(url), may)) process.emitWarning(w, 'PromptdSecurityWarning');
+  },
+  adapterFactory,
+  async openClient(url, opts) {
+    // Never the directory here (see adapterFactory); the file only when this open may create it.
+    const o = opts?.sqlite ?? {};
+    sqliteDialect.secureFiles(url, { createFile: !o.mustExist && !o.readOnly && !o.immutable });
+    const client = new SqliteClient({ adapter: adapterFactory(url, opts) });
+    // WAL lets a `promptd mcp` stdio process read while `promptd serve` writes;
+    // the mode is stored in the file, so setting it once per open is enough.
+    if (!opts?.sqlite?.readOnly && !opts?.sqlite?.immutable) await client.$queryRawUnsafe('PRAGMA journal_mode = WAL');
+    await client.$queryRawUnsafe('PRAGMA synchronous = NORMAL');
+    await client.$queryRawUnsafe('PRAGMA foreign_keys = ON');
+    return { provider: 'sqlite', client, models: client };
+  },
+  schemaPath: path.join(projectRoot, 'prisma', 'schema.prisma'),
+  migrationsDir: path.join(projectRoot, 'prisma', 'migrations'),
+  seedsEmptyDatabase: true,
+  engineAdapter,
+
+  /**
+   * A deferred transaction that reads first and then writes fails at once with
+   * SQLITE_BUSY when another process wrote in between (the busy timeout does not
+   * apply to that case), so every write transaction becomes a writer at its first statement.
+   */
+  async takeWriteLock(tx: Tx) {
+    await tx.$executeRawUnsafe(`UPDATE "Setting" SET "value" = "value" WHERE "key" = 'write_lock'`);
+  },
+  async notifyOnCommit() {
+    // Nothing to send: other processes poll PRAGMA data_version.
+  },
+  // Changes only when another connection commits; a no-op read otherwise.
+  async changeMarker(models: Models) {
+    const rows = await models.$queryRawUnsafe<{ data_version: bigint | number }[]>('PRAGMA data_version');
+    return Number(rows[0]?.data_version ?? 0);
+  },
+  pollMs: 25,
+  listen: () => undefined,
+  // The busy timeout already waits 10 s for another process's lock; past that, one more try.
+  isRetryable: (e) => /SQLITE_BUSY|database is locked/i.test(messagesOf(e)),
+
+  sql: {
+    param: () => '?',
+    jsonArray: 'json_array',
+    // json() keeps a subquery's array an array instead of a string.
+    jsonAgg: (expr, order) => `json(json_group_array(${expr} ORDER BY ${order}))`,
+    hex: (column) => `hex(${column})`,
+    jsonText: '',
+    likeCi: 'LIKE',
+  },
+};

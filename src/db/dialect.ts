@@ -1,0 +1,105 @@
+// Every difference between SQLite and PostgreSQL lives behind this interface: driver
+// adapters and pools, client set-up, the write lock, commit notifications, the cheap
+// "did anyone commit?" marker, the LISTEN client, retryable errors and the SQL
+// fragments that differ. One dialect is chosen per database URL, in dialectFor() (dialects.ts).
+import type { Models, PgClient, SqliteClient, Tx } from './prisma.js';
+import type { DbProvider } from './provider.js';
+import type { PoolStats } from '../core/ports.js';
+
+export interface AdapterOptions {
+  shadowDatabaseUrl?: string;
+  /** PostgreSQL: pooled connections (default 10). */
+  poolMax?: number;
+  /** PostgreSQL: how long to wait for a pooled connection (default 10 s). */
+  poolTimeoutMs?: number;
+  /** How to open a SQLite file (ignored by PostgreSQL); default: read-write, created when missing. */
+  sqlite?: SqliteOpenOptions;
+}
+
+export interface SqliteOpenOptions {
+  /** fail instead of creating a missing file */
+  mustExist?: boolean;
+  /** no writes (a file or directory we may not write) */
+  readOnly?: boolean;
+  /** read-only and no locking, for a WAL file in a read-only directory */
+  immutable?: boolean;
+}
+
+/** What secureFiles may create (nothing by default: it only checks modes). */
+export interface SecureFilesOptions {
+  /** the database's directory (0700); only for commands that may create a database */
+  createDirectory?: boolean;
+  /** the database file itself (0600), when its directory exists */
+  createFile?: boolean;
+}
+
+export interface ChangeListener {
+  close(): Promise<void>;
+}
+
+/** A Prisma client as what it is, plus the shared query surface the repositories use. */
+export type OpenedClient =
+  | { provider: 'sqlite'; client: SqliteClient; models: Models; poolStats?: undefined }
+  | { provider: 'postgresql'; client: PgClient; models: Models; poolStats(): PoolStats };
+
+export interface Dialect {
+  readonly provider: DbProvider;
+  normaliseUrl(url: string): string;
+  /** Makes the database's files private before anything opens them (a no-op for a server database). */
+  secureFiles(url: string, may?: SecureFilesOptions): void;
+  /** The absolute path of the database file, for a database that is one (undefined for a server or :memory:). */
+  localFile(url: string): string | undefined;
+  /** The URL as it may be shown to a person: absolute SQLite path, no PostgreSQL password. */
+  displayUrl(url: string): string;
+  /** A Prisma driver adapter factory (also what the schema engine is given). */
+  adapterFactory(url: string, opts?: AdapterOptions): object;
+  openClient(url: string, opts?: AdapterOptions): Promise<OpenedClient>;
+  readonly schemaPath: string;
+  readonly migrationsDir: string;
+  /** `serve` loads the seed library into an empty database by default (a local file: yes; a shared server: no). */
+  readonly seedsEmptyDatabase: boolean;
+  /** Wraps an adapter factory for the wasm schema engine's quirks on this database. */
+  engineAdapter(factory: object): object;
+
+  /** First statement of every write transaction: writers go one at a time. */
+  takeWriteLock(tx: Tx): Promise<void>;
+  /** Last statement of every write transaction: wakes other processes when it commits. */
+  notifyOnCommit(tx: Tx): Promise<void>;
+  /** A value that changes when another connection commits; read cheaply and often. */
+  changeMarker(models: Models): Promise<unknown>;
+  /** How often to read the marker by default. */
+  readonly pollMs: number;
+  /** Push wake-ups from other processes, where the database has them. */
+  listen(url: string, onWake: () => void, onError: (e: unknown) => void): ChangeListener | undefined;
+  /** A failure worth running the whole transaction again for (lock timeouts, serialization failures, pool exhaustion). */
+  isRetryable(e: unknown): boolean;
+
+  readonly sql: {
+    /** positional parameter `i` (1-based) */
+    param(i: number): string;
+    /** JSON array constructor */
+    jsonArray: string;
+    /** aggregate `expr` rows into a JSON array ordered by `order` (empty array for none) */
+    jsonAgg(expr: string, order: string): string;
+    /** bytes column as lowercase hex text */
+    hex(column: string): string;
+    /** suffix turning a JSON value into text */
+    jsonText: string;
+    /**
+     * The case-insensitive LIKE operator: SQLite's LIKE folds ASCII case; PostgreSQL's
+     * ILIKE folds all of Unicode and is what a pg_trgm GIN index serves.
+     */
+    likeCi: 'LIKE' | 'ILIKE';
+  };
+}
+
+/** The error's message and its causes' messages and codes, for matching driver errors wrapped by Prisma. */
+export function messagesOf(e: unknown): string {
+  const out: string[] = [];
+  for (let c: unknown = e, i = 0; c && i < 5; c = (c as { cause?: unknown }).cause, i++) {
+    if (typeof (c as { message?: unknown }).message === 'string') out.push((c as { message: string }).message);
+    const code = (c as { originalCode?: unknown }).originalCode ?? (c as { code?: unknown }).code;
+    if (typeof code === 'string') out.push(code);
+  }
+  return out.join(' | ');
+}

@@ -1,0 +1,54 @@
+// The change log: appended in the same transaction as the rows it describes.
+import type { Tx } from '../prisma.js';
+import { insertRows } from './bulk-sql.js';
+import type { ChangeEvent } from '../../core/types.js';
+import type { EventRepository } from '../../core/ports.js';
+
+type Row = NonNullable<Awaited<ReturnType<Tx['changeEvent']['findFirst']>>>;
+
+export function toEvent(r: Row): ChangeEvent {
+  return {
+    id: r.id,
+    at: r.at,
+    actor: r.actor,
+    action: r.action,
+    entity: r.entity as ChangeEvent['entity'],
+    entityKey: r.entityKey,
+    served: r.served,
+    details: r.details ? (JSON.parse(r.details) as Record<string, unknown>) : null,
+  };
+}
+
+export function eventRepository(tx: Tx): EventRepository {
+  return {
+    async append(events, at = new Date()) {
+      await insertRows(tx, 'ChangeEvent', ['at', 'actor', 'action', 'entity', 'entityKey', 'served', 'details'],
+        events.map((e) => [at, e.actor, e.action, e.entity, e.entityKey, e.served ?? false, e.details ? JSON.stringify(e.details) : null]));
+    },
+    async newest(f, { beforeId, limit }) {
+      const where = {
+        ...(f.actor !== undefined ? { actor: f.actor } : {}),
+        ...(f.actions !== undefined ? { action: { in: f.actions } } : f.exceptActions !== undefined ? { action: { notIn: f.exceptActions } } : {}),
+        ...(f.entity !== undefined ? { entity: f.entity } : {}),
+        ...(f.entityKey !== undefined ? { entityKey: f.entityKey } : {}),
+        ...(beforeId !== undefined ? { id: { lt: beforeId } } : {}),
+        ...(f.from !== undefined || f.to !== undefined ? { at: { ...(f.from ? { gte: f.from } : {}), ...(f.to ? { lt: f.to } : {}) } } : {}),
+      };
+      return (await tx.changeEvent.findMany({ where, orderBy: { id: 'desc' }, take: limit })).map(toEvent);
+    },
+    async after(afterId, limit) {
+      return (await tx.changeEvent.findMany({ where: { id: { gt: afterId } }, orderBy: { id: 'asc' }, take: limit })).map(toEvent);
+    },
+    async ofEntity(entity, key, { actions, before, limit }) {
+      const rows = await tx.changeEvent.findMany({
+        where: { entity, entityKey: key, action: { in: [...actions] }, ...(before !== undefined ? { id: { lt: before } } : {}) },
+        orderBy: { id: 'desc' },
+        take: limit,
+      });
+      return rows.map(toEvent);
+    },
+    async lastId() {
+      return (await tx.changeEvent.findFirst({ orderBy: { id: 'desc' }, select: { id: true } }))?.id ?? 0;
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// Label pointers (PromptLabel rows) ↔ the core's LabelRepository. The `production`
+// label is also mirrored into Prompt.activeVersionId, in the same statements' transaction,
+// so the summary, detail and "active" reads that predate labels stay one join.
+import { Prisma, type Tx } from '../prisma.js';
+import { chunks } from './bulk-sql.js';
+import type { LabelPointer, LabelRepository } from '../../core/ports.js';
+
+export const PRODUCTION = 'production';
+
+type Move = { promptId: number; label: string; number: number | null };
+
+async function versionIds(tx: Tx, items: { promptId: number; number: number }[]): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  for (const part of chunks(items)) {
+    const rows = await tx.promptVersion.findMany({ where: { OR: part.map((p) => ({ promptId: p.promptId, number: p.number })) }, select: { id: true, promptId: true, number: true } });
+    for (const r of rows) ids.set(`${r.promptId}:${r.number}`, r.id);
+  }
+  return ids;
+}
+
+async function move(tx: Tx, items: Move[], at: Date): Promise<void> {
+  if (!items.length) return;
+  const sets = items.filter((i): i is Move & { number: number } => i.number !== null);
+  const ids = await versionIds(tx, sets);
+  for (const part of chunks(items.filter((i) => i.number === null))) {
+    await tx.promptLabel.deleteMany({ where: { OR: part.map((i) => ({ promptId: i.promptId, name: i.label })) } });
+  }
+  for (const part of chunks(sets)) {
+    const values = Prisma.join(part.map((i) => {
+      const versionId = ids.get(`${i.promptId}:${i.number}`);
+      if (versionId === undefined) throw new Error(`label move to a missing version ${i.promptId}:${i.number}`);
+      return Prisma.sql`(${i.promptId}, ${i.label}, ${versionId}, ${at})`;
+    }));
+    // ON CONFLICT … DO UPDATE is the same statement on SQLite (3.24+) and PostgreSQL.
+    await tx.$executeRaw(Prisma.sql`INSERT INTO "PromptLabel" ("promptId", "name", "versionId", "updatedAt") VALUES ${values}
+      ON CONFLICT ("promptId", "name") DO UPDATE SET "versionId" = excluded."versionId", "updatedAt" = excluded."updatedAt"`);
+  }
+  // The production mirror.
+  for (const part of chunks(items.filter((i) => i.label === PRODUCTION), 250)) {
+    const cases = Prisma.join(part.map((i) => Prisma.sql`WHEN ${i.promptId} THEN CAST(${i.number === null ? null : ids.get(`${i.promptId}:${i.number}`)!} AS INTEGER)`), ' ');
+    await tx.$executeRaw(Prisma.sql`UPDATE "Prompt" SET "activeVersionId" = CASE "id" ${cases} END WHERE "id" IN (${Prisma.join(part.map((i) => i.promptId))})`);
+  }
+  for (const part of chunks([...new Set(items.map((i) => i.promptId))], 250)) {
+    await tx.$executeRaw(Prisma.sql`UPDATE "Prompt" SET "revision" = "revision" + 1, "updatedAt" = ${at} WHERE "id" IN (${Prisma.join(part)})`);
+  }
+}
+
+export function labelRepository(tx: Tx): LabelRepository {
+  return {
+    async ofPrompts(promptIds) {
+      const out = new Map<number, { label: string; version: number }[]>();
+      for (const part of chunks(promptIds, 500)) {
+        const rows = await tx.promptLabel.findMany({ where: { promptId: { in: part } }, orderBy: [{ promptId: 'asc' }, { name: 'asc' }], select: { promptId: true, name: true, version: { select: { number: true } } } });
+        for (const r of rows) {
+          const list = out.get(r.promptId) ?? [];
+          list.push({ label: r.name, version: r.version.number });
+          out.set(r.promptId, list);
+        }
+      }
+      return out;
+    },
+    async carrying(label, prompts) {
+      const select = { promptId: true, name: true, prompt: { select: { name: true, archived: true } }, version: { select: { number: true } } } as const;
+      const rows = [];
+      if (prompts) {
+        for (const part of chunks(prompts, 500)) rows.push(...(await tx.promptLabel.findMany({ where: { name: label, prompt: { name: { in: part }, deletedAt: null } }, select })));
+      } else rows.push(...(await tx.promptLabel.findMany({ where: { name: label, prompt: { deletedAt: null } }, select })));
+      return rows
+        .map((r): LabelPointer => ({ promptId: r.promptId, prompt: r.prompt.name, label: r.name, version: r.version.number, archived: r.prompt.archived }))
+        .sort((a, b) => (a.prompt < b.prompt ? -1 : a.prompt > b.prompt ? 1 : 0));
+    },
+    async counts() {
+      const rows = await tx.promptLabel.groupBy({ by: ['name'], where: { prompt: { deletedAt: null } }, _count: { _all: true }, orderBy: { name: 'asc' } });
+      return rows.map((r) => ({ label: r.name, prompts: r._count._all }));
+    },
+    move: (items, at) => move(tx, items, at),
+  };
+}

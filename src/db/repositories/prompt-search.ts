@@ -1,0 +1,37 @@
+// The text `q=` searches, one column per prompt (Prompt.searchText): the name, then the
+// latest version's title, description and message text, one per line. Written here by
+// the write path, and by the migration that added the column (the same layout), so a
+// search is one indexed ILIKE on PostgreSQL (pg_trgm) and one column scan on SQLite.
+import { Prisma, type Tx } from '../prisma.js';
+import type { NewVersion } from '../../core/ports.js';
+import { chunks } from './bulk-sql.js';
+
+type Searchable = Pick<NewVersion['input'], 'title' | 'description' | 'messages'>;
+
+export function searchTextOf(name: string, v: Searchable): string {
+  const texts = v.messages.flatMap((m) => (m.content.type === 'text' ? [m.content.text] : []));
+  return [name, v.title ?? '', v.description ?? '', texts.join('\n')].join('\n');
+}
+
+/** The search text with the name (its first line) replaced. */
+export const renamedSearchText = (text: string, name: string) => {
+  const nl = text.indexOf('\n');
+  return nl < 0 ? name : `${name}${text.slice(nl)}`;
+};
+
+/** After versions are inserted: prompts whose latest version is among them search its text. */
+export async function refreshSearchText(tx: Tx, versions: NewVersion[]): Promise<void> {
+  const newest = new Map<number, NewVersion>();
+  for (const v of versions) if ((newest.get(v.promptId)?.number ?? 0) < v.number) newest.set(v.promptId, v);
+  for (const part of chunks([...newest.keys()])) {
+    const heads = await tx.prompt.findMany({ where: { id: { in: part } }, select: { id: true, name: true, latestVersion: true } });
+    for (const h of heads) {
+      const v = newest.get(h.id)!;
+      // A raw UPDATE: the write that made the version set updatedAt already.
+      if (v.number === h.latestVersion) await tx.$executeRaw(Prisma.sql`UPDATE "Prompt" SET "searchText" = ${searchTextOf(h.name, v.input)} WHERE "id" = ${h.id}`);
+    }
+  }
+}
+
+/** `%q%` for LIKE/ILIKE with `\` as the escape character: q is matched literally. */
+export const containsPattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

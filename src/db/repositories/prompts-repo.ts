@@ -1,0 +1,358 @@
+// Prompt, version, argument, message and binding rows ↔ domain objects.
+import type { Tx } from '../prisma.js';
+import { countPrompts, keyOf, promptPageIds } from './prompt-list.js';
+import { usageRepository } from './usage-repo.js';
+import { refreshSearchText, renamedSearchText } from './prompt-search.js';
+import type { Dialect } from '../dialect.js';
+import { chunks, insertRows } from './bulk-sql.js';
+import type { Argument, Content, Message, PromptDetail, PromptSummary, Version, VersionSummary } from '../../core/types.js';
+import type { VersionInput } from '../../core/schemas.js';
+import type { NewVersion, PromptHead, PromptListFilter, PromptListKey, PromptRepository, PromptSort, PromptState } from '../../core/ports.js';
+import { isUriTemplate } from '../../core/uri-template.js';
+
+export const versionInclude = {
+  arguments: { orderBy: { position: 'asc' as const } },
+  messages: { orderBy: { position: 'asc' as const }, include: { binding: true } },
+};
+
+export type VersionRow = NonNullable<Awaited<ReturnType<Tx['promptVersion']['findFirst']>>> & {
+  arguments: Awaited<ReturnType<Tx['promptArgument']['findMany']>>;
+  messages: (Awaited<ReturnType<Tx['promptMessage']['findMany']>>[number] & {
+    binding: Awaited<ReturnType<Tx['resourceBinding']['findFirst']>>;
+  })[];
+};
+
+const parseJson = <T>(s: string | null): T | null => (s == null ? null : (JSON.parse(s) as T));
+const allowOf = (b: { allow?: string | null } | null) => (b?.allow ? { allow: JSON.parse(b.allow) as string[] } : {});
+
+export function toVersion(row: VersionRow): Version {
+  return {
+    version: row.number,
+    title: row.title,
+    description: row.description,
+    icons: parseJson(row.icons),
+    note: row.note,
+    author: row.author,
+    createdAt: row.createdAt,
+    arguments: row.arguments.map(
+      (a): Argument => ({
+        name: a.name,
+        title: a.title,
+        description: a.description,
+        required: a.required,
+        choices: parseJson<string[]>(a.choices),
+        maxLength: a.maxLength,
+      }),
+    ),
+    messages: row.messages.map((m): Message => {
+      const annotations = parseJson<Record<string, unknown>>(m.annotations) ?? undefined;
+      const uri = m.binding?.uri ?? '';
+      let content: Content;
+      switch (m.type) {
+        case 'text':
+          content = { type: 'text', text: m.text ?? '' };
+          break;
+        case 'image':
+        case 'audio':
+          content = m.binding
+            ? { type: m.type, resourceUri: uri }
+            : { type: m.type, data: Buffer.from(m.data ?? new Uint8Array()).toString('base64'), mimeType: m.mimeType ?? 'application/octet-stream' };
+          break;
+        case 'resource':
+          content = { type: 'resource', uri, ...allowOf(m.binding) };
+          break;
+        default:
+          content = { type: 'resource_link', uri, ...allowOf(m.binding) };
+      }
+      if (annotations) (content as { annotations?: unknown }).annotations = annotations;
+      return { role: m.role as Message['role'], content };
+    }),
+  };
+}
+
+/** Nested-create data for a version's rows. `resourceIds` maps literal URIs to stored resources. */
+export function versionCreateData(input: VersionInput, resourceIds: Map<string, number>) {
+  return {
+    title: input.title ?? null,
+    description: input.description ?? null,
+    icons: input.icons ? JSON.stringify(input.icons) : null,
+    note: input.note ?? null,
+    arguments: {
+      create: input.arguments.map((a, position) => ({
+        position,
+        name: a.name,
+        title: a.title ?? null,
+        description: a.description ?? null,
+        required: a.required,
+        choices: a.choices ? JSON.stringify(a.choices) : null,
+        maxLength: a.maxLength ?? null,
+      })),
+    },
+    messages: {
+      create: input.messages.map((m, position) => {
+        const c = m.content;
+        const base = {
+          position,
+          role: m.role,
+          type: c.type,
+          annotations: c.annotations ? JSON.stringify(c.annotations) : null,
+        };
+        const bindingUri = 'resourceUri' in c ? c.resourceUri : 'uri' in c ? c.uri : undefined;
+        if (c.type === 'text') return { ...base, text: c.text };
+        if ('data' in c) return { ...base, data: Buffer.from(c.data, 'base64'), mimeType: c.mimeType };
+        const templated = isUriTemplate(bindingUri!);
+        return {
+          ...base,
+          binding: {
+            create: {
+              uri: bindingUri!,
+              isTemplate: templated,
+              resourceId: templated ? null : (resourceIds.get(bindingUri!) ?? null),
+              allow: 'allow' in c && c.allow ? JSON.stringify(c.allow) : null,
+            },
+          },
+        };
+      }),
+    },
+  };
+}
+
+/** Prompt.tags is a JSON array as text (schema.prisma). */
+export const parseTags = (t: string): string[] => (t === '[]' ? [] : (JSON.parse(t) as string[]));
+
+type PromptRow = NonNullable<Awaited<ReturnType<Tx['prompt']['findFirst']>>>;
+
+export function toSummary(p: PromptRow & { activeVersion: { number: number } | null }, latest: { title: string | null; description: string | null } | null, lastUsedAt: Date | null = null): PromptSummary {
+  return {
+    name: p.name,
+    title: latest?.title ?? null,
+    description: latest?.description ?? null,
+    activeVersion: p.activeVersion?.number ?? null,
+    latestVersion: p.latestVersion,
+    archived: p.archived,
+    updatedAt: p.updatedAt,
+    tags: parseTags(p.tags),
+    ...(p.deletedAt ? { deletedAt: p.deletedAt, deletedBy: p.deletedBy } : {}),
+    lastUsedAt,
+  };
+}
+
+/** Soft-deleted prompts are absent from every read path except the bin's. */
+const live = { deletedAt: null };
+
+export async function findPromptDetail(tx: Tx, name: string): Promise<PromptDetail | null> {
+  const p = await tx.prompt.findFirst({ where: { name, ...live }, include: { activeVersion: { include: versionInclude } } });
+  if (!p) return null;
+  const latest = await tx.promptVersion.findFirst({ where: { promptId: p.id, number: p.latestVersion }, include: versionInclude });
+  if (!latest) return null;
+  const labels = await tx.promptLabel.findMany({ where: { promptId: p.id }, orderBy: { name: 'asc' }, select: { name: true } });
+  return {
+    name: p.name,
+    labels: labels.map((l) => l.name),
+    tags: parseTags(p.tags),
+    archived: p.archived,
+    activeVersion: p.activeVersion?.number ?? null,
+    latestVersion: p.latestVersion,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+    revision: p.revision,
+    active: p.activeVersion ? toVersion(p.activeVersion as VersionRow) : null,
+    latest: toVersion(latest as VersionRow),
+  };
+}
+
+export async function findVersion(tx: Tx, name: string, number: number): Promise<Version | null> {
+  const v = await tx.promptVersion.findFirst({ where: { prompt: { name, ...live }, number }, include: versionInclude });
+  return v ? toVersion(v as VersionRow) : null;
+}
+
+/** One page of the admin list: ids from the shared WHERE (prompt-list.ts), then their summaries in that order. */
+export async function listPromptSummaries(tx: Tx, d: Dialect, f: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number }) {
+  const ids = await promptPageIds(tx, d, f, opts);
+  if (!ids.length) return [];
+  const rows = await tx.prompt.findMany({ where: { id: { in: ids } }, include: { activeVersion: { select: { number: true } } } });
+  const latest = await tx.promptVersion.findMany({
+    where: { OR: rows.map((r) => ({ promptId: r.id, number: r.latestVersion })) },
+    select: { promptId: true, title: true, description: true },
+  });
+  const byPrompt = new Map(latest.map((l) => [l.promptId, l]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const lastUsed = await usageRepository(tx).lastServed(rows.map((r) => r.name));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    if (!r) return [];
+    const lastUsedAt = lastUsed.get(r.name) ?? null;
+    return [{ summary: toSummary(r, byPrompt.get(r.id) ?? null, lastUsedAt), key: keyOf(opts.sort, r, lastUsedAt) }];
+  });
+}
+
+const headSelect = { id: true, name: true, archived: true, latestVersion: true, revision: true, activeVersion: { select: { number: true } } } as const;
+const deletedHeadSelect = { ...headSelect, deletedAt: true, deletedBy: true } as const;
+type HeadRow = { id: number; name: string; archived: boolean; latestVersion: number; revision: number; activeVersion: { number: number } | null };
+const toHead = (r: HeadRow): PromptHead => ({ id: r.id, name: r.name, archived: r.archived, latestVersion: r.latestVersion, revision: r.revision, activeVersion: r.activeVersion?.number ?? null });
+
+/** Current state of the named prompts (missing names are simply absent). */
+async function loadStates(tx: Tx, names: string[], opts: { history?: boolean } = {}): Promise<Map<string, PromptState>> {
+  const out = new Map<string, PromptState>();
+  for (const part of chunks(names)) {
+    const rows = await tx.prompt.findMany({
+      where: { name: { in: part }, ...live },
+      select: { id: true, name: true, archived: true, latestVersion: true, activeVersionId: true, labels: { select: { name: true, version: { select: { number: true } } } } },
+    });
+    if (!rows.length) continue;
+    const versionRows = opts.history
+      ? await tx.promptVersion.findMany({ where: { promptId: { in: rows.map((r) => r.id) } }, include: versionInclude, orderBy: [{ promptId: 'asc' }, { number: 'asc' }] })
+      : await tx.promptVersion.findMany({
+          where: {
+            OR: [
+              ...rows.map((r) => ({ promptId: r.id, number: r.latestVersion })),
+              { id: { in: rows.flatMap((r) => (r.activeVersionId ? [r.activeVersionId] : [])) } },
+            ],
+          },
+          include: versionInclude,
+          orderBy: [{ promptId: 'asc' }, { number: 'asc' }],
+        });
+    const byPrompt = new Map<number, { id: number; v: Version }[]>();
+    for (const vr of versionRows) {
+      const list = byPrompt.get(vr.promptId) ?? [];
+      list.push({ id: vr.id, v: toVersion(vr as VersionRow) });
+      byPrompt.set(vr.promptId, list);
+    }
+    for (const r of rows) {
+      const vs = byPrompt.get(r.id) ?? [];
+      const latest = vs.find((x) => x.v.version === r.latestVersion)?.v;
+      if (!latest) continue; // a prompt mid-creation by another writer
+      const active = vs.find((x) => x.id === r.activeVersionId)?.v ?? null;
+      out.set(r.name, {
+        name: r.name, archived: r.archived, latestVersion: r.latestVersion, activeVersion: active?.version ?? null, latest, active,
+        labels: Object.fromEntries(r.labels.map((l) => [l.name, l.version.number]).sort((a, b) => (a[0]! < b[0]! ? -1 : 1))),
+        ...(opts.history ? { history: vs.map((x) => x.v) } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+const key = (promptId: number, number: number) => `${promptId}:${number}`;
+
+/**
+ * Set-based version writes: a handful of multi-row INSERTs (versions, arguments,
+ * messages, bindings) whatever the number of versions, for one prompt or ten thousand.
+ */
+async function insertVersions(tx: Tx, versions: NewVersion[], resourceIds: Map<string, number>, at: Date): Promise<void> {
+  if (!versions.length) return;
+  const pending = versions.map((v) => ({ k: key(v.promptId, v.number), data: versionCreateData(v.input, resourceIds) }));
+  const rows = await insertRows<{ id: number; promptId: number; number: number }>(tx, 'PromptVersion',
+    ['promptId', 'number', 'title', 'description', 'icons', 'note', 'author', 'createdAt'],
+    versions.map((v, i) => { const d = pending[i]!.data; return [v.promptId, v.number, d.title, d.description, d.icons, d.note, v.author, at]; }),
+    ['id', 'promptId', 'number']);
+  const versionIds = new Map(rows.map((r) => [key(Number(r.promptId), Number(r.number)), Number(r.id)]));
+  await insertRows(tx, 'PromptArgument', ['versionId', 'position', 'name', 'title', 'description', 'required', 'choices', 'maxLength'],
+    pending.flatMap((x) => x.data.arguments.create.map((a) => [versionIds.get(x.k)!, a.position, a.name, a.title, a.description, a.required, a.choices, a.maxLength])));
+  const bindings = new Map<string, { uri: string; isTemplate: boolean; resourceId: number | null; allow: string | null }>();
+  const messageRows = pending.flatMap((x) =>
+    x.data.messages.create.map((m) => {
+      const versionId = versionIds.get(x.k)!;
+      if ('binding' in m && m.binding) bindings.set(`${versionId}:${m.position}`, m.binding.create);
+      const c = m as { text?: string | null; data?: Uint8Array | null; mimeType?: string | null };
+      return [versionId, m.position, m.role, m.type, c.text ?? null, c.data ?? null, c.mimeType ?? null, m.annotations];
+    }),
+  );
+  const msgs = await insertRows<{ id: number; versionId: number; position: number }>(tx, 'PromptMessage',
+    ['versionId', 'position', 'role', 'type', 'text', 'data', 'mimeType', 'annotations'], messageRows, ['id', 'versionId', 'position']);
+  await insertRows(tx, 'ResourceBinding', ['messageId', 'uri', 'isTemplate', 'resourceId', 'allow'], msgs.flatMap((r) => {
+    const b = bindings.get(`${Number(r.versionId)}:${Number(r.position)}`);
+    return b ? [[Number(r.id), b.uri, b.isTemplate, b.resourceId, b.allow]] : [];
+  }));
+  await refreshSearchText(tx, versions);
+}
+
+export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
+  return {
+    async head(name) {
+      const r = await tx.prompt.findFirst({ where: { name, ...live }, select: headSelect });
+      return r ? toHead(r) : null;
+    },
+    async heads(names) {
+      const out = new Map<string, PromptHead>();
+      for (const part of chunks(names)) for (const r of await tx.prompt.findMany({ where: { name: { in: part }, ...live }, select: headSelect })) out.set(r.name, toHead(r));
+      return out;
+    },
+    async deletedHead(name) {
+      const r = await tx.prompt.findFirst({ where: { name, deletedAt: { not: null } }, select: deletedHeadSelect });
+      return r ? { ...toHead(r), deletedAt: r.deletedAt!, deletedBy: r.deletedBy } : null;
+    },
+    versionCount: (id) => tx.promptVersion.count({ where: { promptId: id } }),
+    detail: (name) => findPromptDetail(tx, name),
+    version: (name, number) => findVersion(tx, name, number),
+    list: (filter, opts) => listPromptSummaries(tx, dialect, filter, opts),
+    count: (filter) => countPrompts(tx, dialect, filter),
+    async listVersions(head, opts) {
+      const rows = await tx.promptVersion.findMany({
+        where: { promptId: head.id, ...(opts.before ? { number: { lt: opts.before } } : {}) },
+        orderBy: { number: 'desc' },
+        take: opts.limit,
+        select: { number: true, title: true, note: true, author: true, createdAt: true, labels: { select: { name: true }, orderBy: { name: 'asc' } } },
+      });
+      return rows.map((r): VersionSummary => ({
+        version: r.number, title: r.title, note: r.note, author: r.author, createdAt: r.createdAt, active: r.number === head.activeVersion, labels: r.labels.map((l) => l.name),
+      }));
+    },
+    states: (names, opts) => loadStates(tx, names, opts),
+
+    async takenNames(names) {
+      const out: string[] = [];
+      for (const part of chunks(names)) out.push(...(await tx.prompt.findMany({ where: { name: { in: part } }, select: { name: true } })).map((r) => r.name));
+      return out;
+    },
+    async insertPrompts(items, at) {
+      const made = await insertRows<{ id: number; name: string }>(tx, 'Prompt', ['name', 'latestVersion', 'revision', 'createdAt', 'updatedAt'],
+        items.map((i) => [i.name, i.latestVersion, 1, at, at]), ['id', 'name']);
+      return new Map(made.map((r) => [r.name, Number(r.id)]));
+    },
+    async bumpLatest(name, by, expect) {
+      const bumped = await tx.prompt.updateMany({
+        where: { name, ...live, ...(expect.latest !== undefined ? { latestVersion: expect.latest } : {}), ...(expect.revision !== undefined ? { revision: expect.revision } : {}) },
+        data: { latestVersion: { increment: by }, revision: { increment: 1 } },
+      });
+      return bumped.count > 0;
+    },
+    insertVersions: (versions, resourceIds, at) => insertVersions(tx, versions, resourceIds, at),
+    async existingVersions(pairs) {
+      const out = new Set<string>();
+      for (const part of chunks(pairs)) {
+        const rows = await tx.promptVersion.findMany({ where: { OR: part.map((p) => ({ promptId: p.promptId, number: p.number })) }, select: { promptId: true, number: true } });
+        for (const r of rows) out.add(key(r.promptId, r.number));
+      }
+      return out;
+    },
+    async rename(id, name) {
+      const { searchText } = await tx.prompt.findUniqueOrThrow({ where: { id }, select: { searchText: true } });
+      await tx.prompt.update({ where: { id }, data: { name, searchText: renamedSearchText(searchText, name), revision: { increment: 1 } } });
+    },
+    async setTags(id, tags) {
+      await tx.prompt.update({ where: { id }, data: { tags: JSON.stringify(tags), revision: { increment: 1 } } });
+    },
+    async tags(id) {
+      return parseTags((await tx.prompt.findUniqueOrThrow({ where: { id }, select: { tags: true } })).tags);
+    },
+    async setArchived(id, archived) {
+      await tx.prompt.update({ where: { id }, data: { archived, revision: { increment: 1 } } });
+    },
+    async softDelete(id, at, by) {
+      // The active-version pointer stays: a restore serves what was served.
+      await tx.prompt.update({ where: { id }, data: { deletedAt: at, deletedBy: by, revision: { increment: 1 } } });
+    },
+    async restore(id) {
+      await tx.prompt.update({ where: { id }, data: { deletedAt: null, deletedBy: null, revision: { increment: 1 } } });
+    },
+    async expired(before, limit) {
+      return tx.prompt.findMany({ where: { deletedAt: { lt: before } }, select: { id: true, name: true }, orderBy: { deletedAt: 'asc' }, take: limit });
+    },
+    async purge(id) {
+      // The active-version pointer references a version; clear it before the cascade.
+      await tx.prompt.update({ where: { id }, data: { activeVersionId: null } });
+      await tx.prompt.delete({ where: { id } });
+    },
+  };
+}

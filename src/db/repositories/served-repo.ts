@@ -1,0 +1,134 @@
+// The served catalog's source (src/core/catalog.ts): per label view, one row per served
+// prompt, its name and the version its label points at, and each version as one
+// compact JSON array built by the database
+// (arguments and messages in position order). Loading 100k prompts through Prisma's
+// nested includes took ~8 s, and its relation queries bind one parameter per parent
+// row (past the driver's limit beyond ~1,000 rows).
+import type { Dialect } from '../dialect.js';
+import type { Models } from '../prisma.js';
+import type { ServedSource } from '../../core/ports.js';
+import { toVersion, type VersionRow } from './prompts-repo.js';
+
+const LOAD_BATCH = 2_000;
+/** Shared by every untagged prompt (most of them): never mutated. */
+const NO_TAGS: string[] = Object.freeze([]) as unknown as string[];
+// Bound parameters per query stay under SQLite's default limit of 999.
+const NAMES_BATCH = 500;
+
+interface Row {
+  name: string;
+  versionId: number;
+  /** the prompt's tags, a JSON array as text */
+  tags: string;
+  /** VersionDoc as JSON text */
+  doc: string;
+}
+
+/** The version `v` as one compact JSON array, built by the database. */
+function docSql(d: Dialect): string {
+  const { jsonArray: arr, jsonAgg: agg, hex, jsonText } = d.sql;
+  const arg = `${arr}(a."name", a."title", a."description", a."required", a."choices", a."maxLength")`;
+  const msg = `${arr}(m."role", m."type", m."text", ${hex('m."data"')}, m."mimeType", m."annotations", b."uri", b."allow")`;
+  return `${arr}(
+      v."number", v."title", v."description", v."icons", v."note", v."author", v."createdAt",
+      (SELECT ${agg(arg, 'a."position"')} FROM "PromptArgument" a WHERE a."versionId" = v."id"),
+      (SELECT ${agg(msg, 'm."position"')} FROM "PromptMessage" m LEFT JOIN "ResourceBinding" b ON b."messageId" = m."id" WHERE m."versionId" = v."id")
+    )${jsonText}`;
+}
+
+/**
+ * A view's rows: `latest` joins each prompt's newest version, any other label its
+ * PromptLabel row (the label is bound parameter 1). Soft-deleted prompts keep their
+ * label rows (a restore serves them again) and are left out of every view. `NOT archived` (not
+ * `archived = false`) lets SQLite walk the name index, so each batch builds only the
+ * documents it returns.
+ */
+function viewSql(d: Dialect, label: string, filter: (nextParam: number) => string, withDoc: boolean): { sql: string; params: unknown[] } {
+  const latest = label === 'latest';
+  const join = latest
+    ? `JOIN "PromptVersion" v ON v."promptId" = p."id" AND v."number" = p."latestVersion"`
+    : `JOIN "PromptLabel" l ON l."promptId" = p."id" AND l."name" = ${d.sql.param(1)} JOIN "PromptVersion" v ON v."id" = l."versionId"`;
+  const sql = `SELECT p."name" AS "name", v."id" AS "versionId", p."tags" AS "tags"${withDoc ? `, ${docSql(d)} AS "doc"` : ''}
+    FROM "Prompt" p ${join}
+    WHERE NOT p."archived" AND p."deletedAt" IS NULL AND ${filter(latest ? 1 : 2)}
+    ORDER BY p."name"`;
+  return { sql, params: latest ? [] : [label] };
+}
+
+type S = string | null;
+/** [number, title, description, icons, note, author, createdAt, arguments, messages] */
+type VersionDoc = [number, S, S, S, S, S, string | number, [string, S, S, boolean | number, S, number | null][], [string, string, S, S, S, S, S, S][]];
+
+// SQLite stores Prisma's DateTime as ISO text (or epoch ms); PostgreSQL's
+// timestamp(3) comes without a zone and is UTC.
+const dbDate = (v: string | number) => new Date(typeof v === 'number' || /(Z|[+-]\d\d:?\d\d)$/i.test(v) ? v : `${v.replace(' ', 'T')}Z`);
+
+/** The shape Prisma's `versionInclude` returns, so toVersion stays the one mapping. */
+const versionRow = ([number, title, description, icons, note, author, createdAt, args, messages]: VersionDoc) =>
+  ({
+    number,
+    title,
+    description,
+    icons,
+    note,
+    author,
+    createdAt: dbDate(createdAt),
+    arguments: args.map(([name, title, description, required, choices, maxLength]) => ({ name, title, description, required: Boolean(required), choices, maxLength })),
+    messages: messages.map(([role, type, text, data, mimeType, annotations, uri, allow]) => ({
+      role,
+      type,
+      text,
+      data: data ? Buffer.from(data, 'hex') : null,
+      mimeType,
+      annotations,
+      binding: uri == null ? null : { uri, allow },
+    })),
+  }) as unknown as VersionRow;
+
+export function servedSource(models: Models, dialect: Dialect): ServedSource {
+  const ph = dialect.sql.param;
+  async function rows(label: string, names: string[] | undefined, withDoc: boolean): Promise<Row[]> {
+    const out: Row[] = [];
+    const query = async (filter: (n: number) => string, extra: unknown[], suffix = '') => {
+      const q = viewSql(dialect, label, filter, withDoc);
+      return models.$queryRawUnsafe<Row[]>(q.sql + suffix, ...q.params, ...extra);
+    };
+    if (names) {
+      for (let i = 0; i < names.length; i += NAMES_BATCH) {
+        const chunk = names.slice(i, i + NAMES_BATCH);
+        out.push(...(await query((n) => `p."name" IN (${chunk.map((_, k) => ph(n + k)).join(', ')})`, chunk)));
+      }
+    } else {
+      for (let after: string | undefined; ; ) {
+        const from = after;
+        const batch = await query((n) => (from === undefined ? '1 = 1' : `p."name" > ${ph(n)}`), from === undefined ? [] : [from], ` LIMIT ${LOAD_BATCH}`);
+        for (const r of batch) out.push(r);
+        if (batch.length < LOAD_BATCH) break;
+        after = batch.at(-1)!.name;
+      }
+    }
+    for (const r of out) r.versionId = Number(r.versionId);
+    return out;
+  }
+  const tagsOf = (t: string) => (t === '[]' ? NO_TAGS : (JSON.parse(t) as string[]));
+  return {
+    load: async (label, names) => (await rows(label, names, true)).map(({ name, versionId, tags, doc }) => ({ name, versionId, tags: tagsOf(tags), doc })),
+    pointers: async (label, names) => (await rows(label, names, false)).map(({ name, versionId, tags }) => ({ name, versionId, tags: tagsOf(tags) })),
+    async docs(ids) {
+      const out = new Map<number, string>();
+      for (let i = 0; i < ids.length; i += NAMES_BATCH) {
+        const chunk = ids.slice(i, i + NAMES_BATCH);
+        const found = await models.$queryRawUnsafe<{ versionId: number; doc: string }[]>(
+          `SELECT v."id" AS "versionId", ${docSql(dialect)} AS "doc" FROM "PromptVersion" v WHERE v."id" IN (${chunk.map((_, k) => ph(k + 1)).join(', ')})`,
+          ...chunk,
+        );
+        for (const r of found) out.set(Number(r.versionId), r.doc);
+      }
+      return out;
+    },
+    async labels() {
+      return (await models.promptLabel.findMany({ where: { prompt: { deletedAt: null } }, distinct: ['name'], select: { name: true }, orderBy: { name: 'asc' } })).map((r) => r.name);
+    },
+    decode: (doc) => toVersion(versionRow(JSON.parse(doc) as VersionDoc)),
+  };
+}

@@ -1,0 +1,86 @@
+// Write transactions and Prisma error translation, the only place that knows both.
+import { setTimeout as delay } from 'node:timers/promises';
+import { Prisma, type Tx } from '../prisma.js';
+import type { Db } from '../create-db.js';
+import { DomainError, conflict } from '../../core/errors.js';
+
+const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
+/** Attempts per write when the database reports a retryable failure. */
+export const WRITE_ATTEMPTS = 4;
+/** Longest a write waits behind this process's other writes: under the HTTP request timeout (60 s). */
+export const WRITE_QUEUE_MAX_WAIT_MS = 30_000;
+
+export interface WriteTxOptions {
+  /** Pause before attempt `n` (2, 3, …); tests shorten it. */
+  backoffMs?: (attempt: number) => number;
+  /** See WRITE_QUEUE_MAX_WAIT_MS. */
+  queueMaxWaitMs?: number;
+}
+
+/**
+ * Writers of one process queue here, in memory, before they take a pooled connection.
+ * The database serialises writers anyway (SQLite's write lock, PostgreSQL's advisory
+ * lock), so this costs no throughput; without it a burst of writes held every pooled
+ * connection while waiting for the lock, and the rest timed out acquiring one
+ * ("timeout exceeded when trying to connect": HTTP 500 under an activation storm).
+ */
+export function createWriteQueue(opts: { maxWaitMs?: number; now?: () => number } = {}) {
+  const maxWaitMs = opts.maxWaitMs ?? WRITE_QUEUE_MAX_WAIT_MS;
+  const now = opts.now ?? (() => performance.now());
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(fn: () => Promise<T>): Promise<T> => {
+    const queuedAt = now();
+    // A write that waited past maxWaitMs is refused without running: its client is
+    // about to give up, and the writes behind it should not wait for it too.
+    const turn = () => {
+      const waited = now() - queuedAt;
+      if (waited > maxWaitMs) throw new DomainError('unavailable', `too many writes are waiting (this one waited ${Math.round(waited / 1000)} s); try again shortly`);
+      return fn();
+    };
+    const run = tail.then(turn, turn);
+    tail = run.catch(() => {});
+    return run;
+  };
+}
+
+const defaultBackoff = (attempt: number) => 20 * 2 ** (attempt - 2) + Math.random() * 20;
+
+/**
+ * Runs `fn` in one transaction that takes the dialect's write lock first and sends
+ * its commit notification last. Retryable failures (lock or serialization failures,
+ * pool timeouts) run `fn` again, a bounded number of times; what is left becomes a
+ * domain error, so a well-formed request never surfaces as a 500.
+ */
+export async function writeTx<T>(db: Db, fn: (tx: Tx) => Promise<T>, opts: WriteTxOptions = {}): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.prisma.$transaction(async (tx) => {
+        await db.dialect.takeWriteLock(tx);
+        const result = await fn(tx);
+        await db.dialect.notifyOnCommit(tx);
+        return result;
+      }, TX_OPTIONS);
+    } catch (e) {
+      if (e instanceof DomainError || !db.dialect.isRetryable(e)) throw translatePrismaError(e);
+      if (attempt >= WRITE_ATTEMPTS) {
+        throw new DomainError('unavailable', `the database is too busy to take this write right now (tried ${attempt} times); try again shortly`);
+      }
+      await delay((opts.backoffMs ?? defaultBackoff)(attempt + 1));
+    }
+  }
+}
+
+export function translatePrismaError(e: unknown): unknown {
+  if (e instanceof DomainError) return e;
+  if (e instanceof Prisma.PrismaClientKnownRequestError) {
+    if (e.code === 'P2002') {
+      const target = (e.meta as { target?: unknown; driverAdapterError?: { cause?: { constraint?: { fields?: string[] } } } } | undefined);
+      const fields = target?.driverAdapterError?.cause?.constraint?.fields ?? (Array.isArray(target?.target) ? (target!.target as string[]) : []);
+      const field = fields.find((f) => f !== 'promptId') ?? 'name';
+      return conflict(`a record with this ${field} already exists`, [{ path: field, message: 'already exists' }]);
+    }
+    if (e.code === 'P2025') return new DomainError('not_found', 'record not found');
+    if (e.code === 'P2003') return conflict('the record is referenced by other records');
+  }
+  return e;
+}

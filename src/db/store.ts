@@ -1,0 +1,77 @@
+// The core's storage port (src/core/ports.ts) on Prisma: repositories over the
+// client or a transaction, the one write path's transaction, the served catalog's
+// source and the change marker, each through the database's Dialect.
+import type { Repositories, Store } from '../core/ports.js';
+import { createDb, type Db } from './create-db.js';
+import type { Tx } from './prisma.js';
+import type { AdapterOptions, Dialect } from './dialect.js';
+import { promptRepository } from './repositories/prompts-repo.js';
+import { resourceRepository, templateRepository } from './repositories/resources-repo.js';
+import { tokenRepository } from './repositories/tokens-repo.js';
+import { eventRepository } from './repositories/events-repo.js';
+import { labelRepository } from './repositories/labels-repo.js';
+import { webhookRepository } from './repositories/webhooks-repo.js';
+import { usageRepository } from './repositories/usage-repo.js';
+import { servedSource } from './repositories/served-repo.js';
+import { readOrCreateSetting } from './repositories/settings-repo.js';
+import { createWriteQueue, writeTx, type WriteTxOptions } from './repositories/tx.js';
+
+export function repositories(tx: Tx, dialect: Dialect): Repositories {
+  return {
+    prompts: promptRepository(tx, dialect),
+    resources: resourceRepository(tx),
+    templates: templateRepository(tx),
+    tokens: tokenRepository(tx),
+    events: eventRepository(tx),
+    labels: labelRepository(tx),
+    webhooks: webhookRepository(tx),
+    usage: usageRepository(tx),
+  };
+}
+
+export interface DbStore extends Store {
+  /** The database behind the store: for the composition roots, tests and benchmarks, never the core. */
+  readonly db: Db;
+}
+
+export function createStore(db: Db, opts: WriteTxOptions & { readOnly?: boolean } = {}): DbStore {
+  const queue = createWriteQueue({ maxWaitMs: opts.queueMaxWaitMs });
+  const read = repositories(db.prisma, db.dialect);
+  return {
+    db,
+    kind: db.provider,
+    displayUrl: db.dialect.displayUrl(db.url),
+    readOnly: Boolean(opts.readOnly),
+    read,
+    write: (fn) => queue(() => writeTx(db, (tx) => fn(repositories(tx, db.dialect)), opts)),
+    served: servedSource(db.prisma, db.dialect),
+    changeMarker: () => db.dialect.changeMarker(db.prisma),
+    pollMs: db.dialect.pollMs,
+    listen: (onWake, onError) => db.dialect.listen(db.url, onWake, onError),
+    async setting(key, make) {
+      if (opts.readOnly) {
+        const found = await db.prisma.setting.findUnique({ where: { key } });
+        return found ? found.value : make(); // kept for this process only: nothing may be written
+      }
+      return readOrCreateSetting(db.prisma, db.dialect, key, make);
+    },
+    async readSetting(key) {
+      return (await db.prisma.setting.findUnique({ where: { key } }))?.value;
+    },
+    async writeSetting(key, value) {
+      await db.prisma.setting.upsert({ where: { key }, create: { key, value }, update: { value } });
+    },
+    async ping() {
+      await db.prisma.$queryRawUnsafe('SELECT 1');
+    },
+    poolStats: () => db.poolStats(),
+    close: () => db.close(),
+  };
+}
+
+/** Opens the database at `url` (already migrated) as a store. */
+export async function openStore(url?: string, opts: AdapterOptions & WriteTxOptions = {}): Promise<DbStore> {
+  const { backoffMs, queueMaxWaitMs, ...adapter } = opts;
+  const readOnly = Boolean(adapter.sqlite?.readOnly || adapter.sqlite?.immutable);
+  return createStore(await createDb(url, adapter), { backoffMs, queueMaxWaitMs, readOnly });
+}

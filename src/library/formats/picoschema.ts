@@ -1,0 +1,93 @@
+// Dotprompt input schemas (Picoschema, or JSON Schema when it has `type`/`properties`)
+// ↔ promptd arguments. promptd arguments are strings: other types are imported with a
+// warning, and the original schema is kept so an unchanged prompt exports it verbatim.
+import type { ArgumentInput } from '../../core/index.js';
+import { toArgumentName } from './common.js';
+
+const SCALARS = ['string', 'number', 'integer', 'boolean', 'null', 'any'];
+
+export interface SchemaArguments {
+  args: ArgumentInput[];
+  /** one message per field whose type is not a string */
+  notes: string[];
+}
+
+const choicesOf = (values: unknown[]) => {
+  const c = values.filter((v) => v !== null).map(String);
+  return c.length ? c : undefined;
+};
+
+function fromJsonSchema(schema: Record<string, unknown>): SchemaArguments {
+  const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+  const notes: string[] = [];
+  const args = Object.entries(props).map(([key, p]) => {
+    const type = typeof p?.type === 'string' ? p.type : Array.isArray(p?.enum) ? 'string' : 'any';
+    if (type !== 'string') notes.push(`input ${key} is of type ${type}; promptd passes it as text`);
+    const choices = Array.isArray(p?.enum) ? choicesOf(p.enum) : undefined;
+    return { name: toArgumentName(key), required: required.has(key), ...(typeof p?.description === 'string' ? { description: p.description } : {}), ...(choices ? { choices } : {}) };
+  });
+  return { args, notes };
+}
+
+/** Top-level fields of an input schema as arguments. */
+export function schemaArguments(schema: unknown): SchemaArguments {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return { args: [], notes: schema == null ? [] : ['input.schema is not a mapping; ignored'] };
+  const s = schema as Record<string, unknown>;
+  if (typeof s.type === 'string' || (s.properties && typeof s.properties === 'object')) return fromJsonSchema(s);
+  const notes: string[] = [];
+  const args: ArgumentInput[] = [];
+  for (const [key, value] of Object.entries(s)) {
+    if (key === '(*)') {
+      notes.push('wildcard field (*) has no promptd equivalent; ignored');
+      continue;
+    }
+    const m = /^([^?(]+)(\?)?(?:\(([^)]*)\))?$/.exec(key.trim());
+    if (!m) {
+      notes.push(`field "${key}" is not Picoschema; ignored`);
+      continue;
+    }
+    const [, field, optional, paren] = m as unknown as [string, string, string | undefined, string | undefined];
+    let type: string;
+    let description: string | undefined;
+    let choices: string[] | undefined;
+    if (paren !== undefined) {
+      const [t, ...rest] = paren.split(',');
+      type = t!.trim();
+      description = rest.join(',').trim() || undefined;
+      if (type === 'enum') {
+        if (Array.isArray(value)) choices = choicesOf(value);
+        type = 'string';
+      }
+    } else if (typeof value === 'string') {
+      const [t, ...rest] = value.split(',');
+      type = t!.trim();
+      description = rest.join(',').trim() || undefined;
+    } else if (value && typeof value === 'object') {
+      type = 'object';
+    } else {
+      type = 'any';
+    }
+    if (type !== 'string') notes.push(`input ${field} is ${SCALARS.includes(type) || type === 'array' || type === 'object' ? `of type ${type}` : `a ${type} (a named schema)`}; promptd passes it as text`);
+    args.push({ name: toArgumentName(field), required: !optional, ...(description ? { description } : {}), ...(choices ? { choices } : {}) });
+  }
+  return { args, notes };
+}
+
+/** Arguments → Picoschema with string fields (`name?: string, description`, enums with choices). */
+export function toPicoschema(args: ArgumentInput[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const a of args) {
+    const opt = a.required ? '' : '?';
+    const desc = a.description?.replace(/\n/g, ' ');
+    if (a.choices?.length) out[`${a.name}${opt}(enum${desc ? `, ${desc.replace(/\)/g, ']')}` : ''})`] = a.choices;
+    else out[`${a.name}${opt}`] = desc ? `string, ${desc}` : 'string';
+  }
+  return out;
+}
+
+/** Same arguments, ignoring what a schema cannot say (titles, maxLength). */
+export function sameArguments(a: ArgumentInput[], b: ArgumentInput[]): boolean {
+  const key = (x: ArgumentInput[]) => JSON.stringify(x.map((y) => [y.name, Boolean(y.required), y.description ?? null, y.choices ?? null]));
+  return key(a) === key(b);
+}

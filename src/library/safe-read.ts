@@ -1,0 +1,164 @@
+// Reads files from a library directory that may come from anyone (a git clone, a
+// tarball). A library is data, never a way to reach the rest of the host, so:
+//   - no symbolic link anywhere below the library root (prompt files, folders, media,
+//     resource files, resources.yaml), whatever it points at;
+//   - only regular files: never a FIFO, device, socket or directory;
+//   - opened with O_NOFOLLOW | O_NONBLOCK and checked again on the open handle
+//     (fstat: same file as checked, regular, size), so a swap between check and open
+//     neither follows a link nor blocks on a FIFO;
+//   - its real path (realpath) stays under the real library root;
+//   - a size cap per file and per import, checked on the handle before reading.
+// Every refusal is a per-file error naming the field; the rest of the library proceeds.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
+import path from 'node:path';
+import type { FieldError } from '../core/index.js';
+
+export const MiB = 1024 * 1024;
+export const DEFAULT_MAX_FILE_BYTES = 16 * MiB;
+export const DEFAULT_MAX_TOTAL_BYTES = 256 * MiB;
+
+export interface ReadLimits {
+  /** largest single file read from a library (default 16 MiB) */
+  maxFileBytes?: number;
+  /** all files of one import together (default 256 MiB) */
+  maxTotalBytes?: number;
+}
+
+export class FileError extends Error {
+  constructor(readonly errors: FieldError[]) {
+    super(errors.map((e) => `${e.path}: ${e.message}`).join('; '));
+  }
+}
+
+function human(n: number): string {
+  const [unit, div] = n >= MiB ? ['MiB', MiB] : n >= 1024 ? ['KiB', 1024] : ['bytes', 1];
+  return `${(n / div).toFixed(n % div ? 1 : 0)} ${unit}`;
+}
+
+function kindOf(s: Stats): string {
+  if (s.isSymbolicLink()) return 'a symbolic link';
+  if (s.isDirectory()) return 'a directory';
+  if (s.isFIFO()) return 'a FIFO';
+  if (s.isCharacterDevice() || s.isBlockDevice()) return 'a device';
+  if (s.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** lstat that answers undefined for a missing path instead of throwing. */
+export function lstatOrUndefined(abs: string): Stats | undefined {
+  try {
+    return lstatSync(abs);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw e;
+  }
+}
+
+export interface LibraryReader {
+  readonly root: string;
+  /** bytes of `rel` (relative to the root); throws FileError with `field` as the path */
+  read(rel: string, field: string): Buffer;
+  /** what is at `rel` without following links: 'file', 'dir', 'missing', or a refusal message */
+  probe(rel: string): 'file' | 'dir' | 'missing' | { refused: string };
+}
+
+export function createLibraryReader(root: string, limits: ReadLimits = {}): LibraryReader {
+  const maxFile = limits.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const maxTotal = limits.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
+  // The root is the user's choice (it may itself sit behind a link, e.g. /tmp on macOS);
+  // everything below it is the library's content and is held to the rules above.
+  const realRoot = realpathSync(root);
+  const cache = new Map<string, Buffer>();
+  let total = 0;
+
+  /** Lexically inside, and no symlink or non-directory on the way. Returns the absolute path. */
+  function walk(rel: string, field: string): { abs: string; shown: string; stat: Stats | undefined } {
+    const abs = path.resolve(root, rel);
+    const back = path.relative(root, abs);
+    if (back === '' || back.startsWith('..') || path.isAbsolute(back)) throw new FileError([{ path: field, message: `"${rel}" is outside the library directory` }]);
+    const parts = back.split(path.sep);
+    let at = root;
+    let stat: Stats | undefined;
+    for (let i = 0; i < parts.length; i++) {
+      at = path.join(at, parts[i]!);
+      const shown = parts.slice(0, i + 1).join('/');
+      stat = lstatOrUndefined(at);
+      if (!stat) return { abs, shown: parts.join('/'), stat: undefined };
+      if (stat.isSymbolicLink()) throw new FileError([{ path: field, message: `${shown} is a symbolic link; a library may not contain symbolic links` }]);
+      if (i < parts.length - 1 && !stat.isDirectory()) throw new FileError([{ path: field, message: `${shown} is not a directory` }]);
+    }
+    return { abs, shown: parts.join('/'), stat };
+  }
+
+  function contained(abs: string, shown: string, field: string): void {
+    const real = realpathSync(abs);
+    if (real !== realRoot && !real.startsWith(realRoot + path.sep)) throw new FileError([{ path: field, message: `${shown} resolves outside the library directory` }]);
+  }
+
+  return {
+    root,
+    probe(rel) {
+      try {
+        const { stat } = walk(rel, '(file)');
+        if (!stat) return 'missing';
+        if (stat.isDirectory()) return 'dir';
+        if (stat.isFile()) return 'file';
+        return { refused: `${rel} is ${kindOf(stat)}` };
+      } catch (e) {
+        if (e instanceof FileError) return { refused: e.errors[0]!.message };
+        throw e;
+      }
+    },
+    read(rel, field) {
+      const { abs, shown, stat } = walk(rel, field);
+      const hit = cache.get(abs);
+      if (hit) return hit;
+      if (!stat) throw new FileError([{ path: field, message: `cannot read ${rel}: ENOENT` }]);
+      if (!stat.isFile()) throw new FileError([{ path: field, message: `${shown} is ${kindOf(stat)}; only regular files are read` }]);
+      let fd: number;
+      try {
+        // O_NONBLOCK: if a FIFO was swapped in after the lstat, open must not wait for a writer.
+        fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        const why = code === 'ELOOP' ? `${shown} is a symbolic link; a library may not contain symbolic links` : `cannot read ${rel}: ${code ?? (e as Error).message}`;
+        throw new FileError([{ path: field, message: why }]);
+      }
+      try {
+        const h = fstatSync(fd);
+        if (!h.isFile()) throw new FileError([{ path: field, message: `${shown} is ${kindOf(h)}; only regular files are read` }]);
+        if (h.dev !== stat.dev || h.ino !== stat.ino) throw new FileError([{ path: field, message: `${shown} changed while it was being read` }]);
+        contained(abs, shown, field);
+        if (h.size > maxFile) {
+          throw new FileError([{ path: field, message: `${shown} is ${human(h.size)}, over the ${human(maxFile)} limit for one file (--max-file-size)` }]);
+        }
+        if (total + h.size > maxTotal) {
+          throw new FileError([{ path: field, message: `${shown} (${human(h.size)}) would take this import over its ${human(maxTotal)} limit for all files together (--max-total-size)` }]);
+        }
+        // Read at most the size checked above, even if the file grows meanwhile.
+        const buf = Buffer.alloc(h.size);
+        let off = 0;
+        while (off < buf.length) {
+          const n = readSync(fd, buf, off, buf.length - off, off);
+          if (n === 0) break;
+          off += n;
+        }
+        const bytes = off === buf.length ? buf : buf.subarray(0, off);
+        total += bytes.length;
+        cache.set(abs, bytes);
+        return bytes;
+      } finally {
+        closeSync(fd);
+      }
+    },
+  };
+}
+
+/** `16MiB`, `512KiB`, `1G`, `1048576` → bytes; undefined for anything else. */
+export function parseSize(s: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?\s*$/i.exec(s);
+  if (!m) return undefined;
+  const unit = { '': 1, k: 1024, m: MiB, g: 1024 * MiB }[m[2]!.toLowerCase() as '' | 'k' | 'm' | 'g'];
+  const n = Math.floor(Number(m[1]) * unit);
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}

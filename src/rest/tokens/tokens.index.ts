@@ -1,0 +1,15 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Core } from '../../core/index.js';
+import type { AuthEnv } from '../auth.js';
+import { validationHook } from '../validation-hook.js';
+import * as routes from './tokens.routes.js';
+import { createHandlers } from './tokens.handlers.js';
+
+export function tokensRouter(core: Core) {
+  const h = createHandlers(core);
+  return new OpenAPIHono<AuthEnv>({ defaultHook: validationHook })
+    .openapi(routes.list, h.list)
+    .openapi(routes.create, h.create)
+    .openapi(routes.update, h.update)
+    .openapi(routes.revoke, h.revoke);
+}
