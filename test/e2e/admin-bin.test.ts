@@ -46,7 +46,7 @@ describe.skipIf(skipE2E)('admin UI: deleted prompts (bin)', () => {
     await expectNoAxeViolations(page, 'restore dialog');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await restore.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => restore.evaluate((el) => el === document.activeElement), { timeout: 10_000 }).toBe(true);
     expect((await rest<{ items: unknown[] }>(base, 'GET', '/prompts?deleted=true')).items).toHaveLength(1);
 
     await restore.click();

@@ -63,7 +63,7 @@ describe.skipIf(skipE2E)('admin UI: never lose work', () => {
     await waitForText(page.getByTestId('save-status'), 'server cannot be reached');
     expect(await page.getByTestId('save-bar').getByTestId('save-status').count()).toBe(1);
     expect(await inView(page, 'save-status')).toBe(true);
-    expect(await focusedTestId(page)).toBe('editor-save');
+    await expect.poll(() => focusedTestId(page), { timeout: 10_000 }).toBe('editor-save');
     expect(await page.getByTestId('editor-save').getAttribute('aria-describedby')).toBeTruthy();
     await page.getByTestId('save-retry').waitFor();
     await shot(page, 'editor-save-offline');

@@ -50,20 +50,20 @@ describe.skipIf(skipE2E)('admin UI: editor ergonomics', () => {
 
     // "Add argument" moves focus into the new argument's name.
     await page.getByTestId('arg-add').click();
-    expect(await focused(page)).toBe('arg-name-4');
+    await expect.poll(() => focused(page), { timeout: 10_000 }).toBe('arg-name-4');
     expect(await obscured(page)).toBeNull();
     // Removing one hands focus to the row that took its place, never to <body>.
     await page.getByTestId('arg-remove-1').click();
-    expect(await focused(page)).toBe('arg-remove-1');
+    await expect.poll(() => focused(page), { timeout: 10_000 }).toBe('arg-remove-1');
     await page.getByTestId('arg-remove-3').click(); // the last row: focus goes to the one before
-    expect(await focused(page)).toBe('arg-remove-2');
+    await expect.poll(() => focused(page), { timeout: 10_000 }).toBe('arg-remove-2');
     // Messages too: add focuses the new template, remove keeps focus on a Remove button, moving keeps it on an arrow.
     await page.getByTestId('msg-add').click();
-    expect(await focused(page)).toBe('msg-text-4');
+    await expect.poll(() => focused(page), { timeout: 10_000 }).toBe('msg-text-4');
     await page.getByTestId('msg-remove-4').click();
-    expect(await focused(page)).toBe('msg-remove-3');
+    await expect.poll(() => focused(page), { timeout: 10_000 }).toBe('msg-remove-3');
     await page.getByTestId('msg-up-1').click();
-    expect(await focused(page)).toBe('msg-down-0'); // at the top the up arrow is disabled
+    await expect.poll(() => focused(page), { timeout: 10_000 }).toBe('msg-down-0'); // at the top the up arrow is disabled
     await page.getByTestId('msg-text-0').fill('Now {{a0}}');
 
     // Ctrl+S saves from anywhere in the form.
@@ -103,7 +103,7 @@ describe.skipIf(skipE2E)('admin UI: editor ergonomics', () => {
     await waitForText(page.getByTestId('save-status'), 'Not saved');
     await page.getByTestId('editor-title').focus();
     await summary.getByRole('button', { name: 'Message 1 template' }).click();
-    expect(await focused(page)).toBe('msg-text-0');
+    await expect.poll(() => focused(page), { timeout: 10_000 }).toBe('msg-text-0');
     await shot(page, 'editor-error-summary');
 
     // Rename: a bad name is explained by the field itself (no browser bubble), and focus stays in it.
@@ -118,7 +118,7 @@ describe.skipIf(skipE2E)('admin UI: editor ergonomics', () => {
     await dialog.getByTestId('confirm-ok').click();
     await waitForText(dialog.getByTestId('confirm-input-error'), 'remove the space, "!"');
     expect(await dialog.getByTestId('confirm-input').getAttribute('aria-invalid')).toBe('true');
-    expect(await focused(page)).toBe('confirm-input');
+    await expect.poll(() => focused(page), { timeout: 10_000 }).toBe('confirm-input');
     expect(await dialog.getByTestId('confirm-input').evaluate((el) => (el as HTMLInputElement).validationMessage)).toBe('');
     await shot(page, 'rename-validation');
     await dialog.getByTestId('confirm-input').fill('good-name');

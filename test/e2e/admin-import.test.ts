@@ -51,7 +51,7 @@ describe.skipIf(skipE2E)('admin UI: import dialog', () => {
     await page.getByTestId('import-close').click();
     await dialog.waitFor({ state: 'detached' });
     await page.locator('a', { hasText: 'chat' }).first().waitFor();
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('import-open');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')), { timeout: 10_000 }).toBe('import-open');
 
     // The same files again: all unchanged, nothing to apply.
     await page.getByTestId('import-open').click();

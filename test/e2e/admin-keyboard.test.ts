@@ -77,7 +77,7 @@ describe.skipIf(skipE2E)('admin UI: keyboard and screen readers', () => {
     const dialog = page.getByTestId('confirm-dialog');
     await dialog.waitFor();
     expect(await page.evaluate(() => document.getElementById(document.querySelector('dialog[open]')!.getAttribute('aria-labelledby')!)?.textContent)).toBe('Activate v2?');
-    expect(await focused(page)).toMatchObject({ testid: 'confirm-ok', inDialog: true });
+    await expect.poll(() => focused(page), { timeout: 10_000 }).toMatchObject({ testid: 'confirm-ok', inDialog: true });
     const cycle: (string | null)[] = [];
     for (let i = 0; i < 4; i++) {
       await page.keyboard.press('Tab');
@@ -87,14 +87,14 @@ describe.skipIf(skipE2E)('admin UI: keyboard and screen readers', () => {
     }
     expect(cycle).toEqual(['confirm-cancel', 'confirm-ok', 'confirm-cancel', 'confirm-ok']);
     await page.keyboard.press('Shift+Tab');
-    expect(await focused(page)).toMatchObject({ testid: 'confirm-cancel', inDialog: true });
+    await expect.poll(() => focused(page), { timeout: 10_000 }).toMatchObject({ testid: 'confirm-cancel', inDialog: true });
     await page.keyboard.press('Shift+Tab');
-    expect(await focused(page)).toMatchObject({ testid: 'confirm-ok', inDialog: true });
+    await expect.poll(() => focused(page), { timeout: 10_000 }).toMatchObject({ testid: 'confirm-ok', inDialog: true });
 
     // Escape cancels and returns focus to the button that opened it.
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await focused(page)).toMatchObject({ testid: 'version-activate', name: 'Activate v2' });
+    await expect.poll(() => focused(page), { timeout: 10_000 }).toMatchObject({ testid: 'version-activate', name: 'Activate v2' });
     expect((await rest<{ activeVersion: number | null }>(base, 'GET', '/prompts/kb-prompt')).activeVersion).toBeNull();
 
     // Space opens it again, Enter confirms; focus lands on the (now active) version, the result is announced.
@@ -105,7 +105,7 @@ describe.skipIf(skipE2E)('admin UI: keyboard and screen readers', () => {
     await waitForText(page.getByTestId('flash-region'), 'Now serving v2.');
     expect(await page.getByTestId('flash-region').getAttribute('aria-live')).toBe('polite');
     await until(async () => (await focused(page)).tag === 'h3', 'focus on the v2 heading', 5000);
-    expect(await focused(page)).toMatchObject({ tag: 'h3', name: 'v2 (active)' });
+    await expect.poll(() => focused(page), { timeout: 10_000 }).toMatchObject({ tag: 'h3', name: 'v2 (active)' });
     expect((await rest<{ activeVersion: number | null }>(base, 'GET', '/prompts/kb-prompt')).activeVersion).toBe(2);
 
     // From there, a few Tabs reach "Roll back to v1".

@@ -45,7 +45,7 @@ describe.skipIf(skipE2E)('admin UI: release labels', () => {
     // Set staging on v2 from the version list; the dialog is keyboard-first and axe-clean.
     const labelsBtn = page.locator('[data-testid="version-row"][data-version="2"]').getByTestId('version-labels');
     let dialog = await openLabels(page, 2);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('label-input');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')), { timeout: 10_000 }).toBe('label-input');
     await expectNoAxeViolations(page, 'label dialog');
     // A bad name is refused next to the field, before any request.
     await page.keyboard.type('Bad Name');
@@ -59,7 +59,7 @@ describe.skipIf(skipE2E)('admin UI: release labels', () => {
     await expectNoAxeViolations(page, 'label dialog after a change');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await labelsBtn.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => labelsBtn.evaluate((el) => el === document.activeElement), { timeout: 10_000 }).toBe(true);
     await until(async () => (await chipsOf(page, 2)).includes('staging'), 'the staging chip on v2');
 
     // Move staging to v1 (the dialog says it moves), then back to v2.
@@ -121,7 +121,7 @@ describe.skipIf(skipE2E)('admin UI: release labels', () => {
     const changes = page.getByTestId('promote-changes').getByTestId('promote-change');
     await changes.first().waitFor();
     expect(await changes.allTextContents()).toEqual(['greet: production v1 → v2', 'other: production v1 → v2']);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('promote-plan');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')), { timeout: 10_000 }).toBe('promote-plan');
     expect((await rest<{ activeVersion: number }>(base, 'GET', '/prompts/greet')).activeVersion).toBe(1);
     await expectNoAxeViolations(page, 'labels page with a dry run');
     await shot(page, 'labels-dry-run', true);

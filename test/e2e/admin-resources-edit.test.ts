@@ -31,7 +31,7 @@ describe.skipIf(skipE2E)('admin UI: editing resources and templates', () => {
     await detail.getByTestId('resource-edit').click();
     const form = page.getByTestId('resource-edit-form');
     // The form opens prefilled with the full current body, focused on its heading.
-    expect(await activeId(page)).toBe('Edit resource');
+    await expect.poll(() => activeId(page), { timeout: 10_000 }).toBe('Edit resource');
     expect(await form.getByTestId('res-edit-uri').inputValue()).toBe('docs://guide');
     expect(await form.getByTestId('res-edit-title').inputValue()).toBe('House guide');
     expect(await form.getByTestId('res-edit-description').inputValue()).toBe('How we write.');
@@ -58,7 +58,7 @@ describe.skipIf(skipE2E)('admin UI: editing resources and templates', () => {
     await form.getByTestId('res-edit-save').click();
     await waitForText(page.getByTestId('resources-flash'), 'Saved docs://guide.');
     await waitForText(detail.getByTestId('resource-text'), 'New rules: short sentences.');
-    expect(await activeId(page)).toBe('resource-edit');
+    await expect.poll(() => activeId(page), { timeout: 10_000 }).toBe('resource-edit');
     const saved = await rest<Res>(base, 'GET', `/resources/${text.id}`);
     expect(saved).toMatchObject({ uri: 'docs://guide', name: 'Guide v2', title: 'House guide', description: 'How we write.', mimeType: 'text/plain', text: 'New rules: short sentences.' });
     // The bound prompt now embeds the new text.
@@ -70,7 +70,7 @@ describe.skipIf(skipE2E)('admin UI: editing resources and templates', () => {
     await form.getByTestId('res-edit-name').fill('Never saved');
     await page.keyboard.press('Escape');
     await form.waitFor({ state: 'detached' });
-    expect(await activeId(page)).toBe('resource-edit');
+    await expect.poll(() => activeId(page), { timeout: 10_000 }).toBe('resource-edit');
     expect((await rest<Res>(base, 'GET', `/resources/${text.id}`)).name).toBe('Guide v2');
 
     // A binary resource: no text box, a file replaces the content (and its MIME type).
@@ -104,7 +104,7 @@ describe.skipIf(skipE2E)('admin UI: editing resources and templates', () => {
     await tform.getByTestId('tpl-edit-title').fill('Recent logs');
     await tform.getByTestId('tpl-edit-save').click();
     await tform.waitFor({ state: 'detached' });
-    expect(await activeId(page)).toBe('template-edit');
+    await expect.poll(() => activeId(page), { timeout: 10_000 }).toBe('template-edit');
     expect(await rest<Tpl>(base, 'GET', `/resource-templates/${tpl.id}`)).toMatchObject({ name: 'Logs', title: 'Recent logs', text: 'Recent logs ({{timeframe}})', uriTemplate: 'logs://recent{?timeframe}' });
     expect(errors).toEqual([]);
   });

@@ -51,7 +51,7 @@ describe.skipIf(skipE2E)('admin UI: finding prompts', () => {
     await page.getByTestId('page-next').focus();
     await page.keyboard.press('Enter');
     await until(async () => (await names(page))[0] === 'p-050', 'page 2 by keyboard');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('page-next');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')), { timeout: 10_000 }).toBe('page-next');
 
     // Search reaches descriptions and message text.
     await page.getByTestId('prompt-search').fill('needle');
