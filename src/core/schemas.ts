@@ -114,9 +114,15 @@ export const ArgumentNameSchema = z
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'argument names start with a letter or "_" and contain only letters, digits and "_"')
   .refine((n) => !RESERVED_ARGUMENT_NAMES.includes(n), { message: `argument names may not be ${RESERVED_ARGUMENT_NAMES.join(', ')}` });
 
+export const ArgumentTypeSchema = z
+  .enum(['string', 'number', 'integer', 'boolean'])
+  .meta({ id: 'ArgumentType', description: 'MCP sends every value as a string; promptd parses it by this type (default string)' });
+
 export const ArgumentSchema = z
   .object({
     name: ArgumentNameSchema,
+    type: ArgumentTypeSchema.optional(),
+    default: z.union([safeString().max(LIMITS.argumentValueLength), z.number(), z.boolean()]).nullish().meta({ description: 'filled in when an optional argument is missing; of the argument\'s type' }),
     title: optionalText(LIMITS.titleLength),
     description: optionalText(LIMITS.descriptionLength),
     required: z.boolean().default(false),
@@ -164,6 +170,18 @@ export const ResourceLinkContentSchema = z
   .object({ type: z.literal('resource_link'), uri: UriSchema, allow: AllowListSchema.optional(), annotations: AnnotationsSchema.optional() })
   .strict();
 
+/** Splices another prompt's rendered messages here (composition); see docs/contracts.md. */
+export const IncludeContentSchema = z
+  .object({
+    type: z.literal('include'),
+    prompt: PromptNameSchema,
+    label: SettableLabelSchema.optional(),
+    version: z.number().int().min(1).max(LIMITS.intMax).optional(),
+    arguments: z.record(ArgumentNameSchema, safeString().max(LIMITS.argumentValueLength)).optional().meta({ description: 'the included prompt\'s argument name → a template over this prompt\'s arguments, e.g. {"topic": "{{subject}}"}' }),
+  })
+  .strict()
+  .refine((c) => c.label === undefined || c.version === undefined, { message: 'pin an include by label or by version, not both', path: ['version'] });
+
 export const ContentSchema = z
   .union([TextContentSchema, StoredMediaContentSchema, InlineMediaContentSchema, ResourceContentSchema, ResourceLinkContentSchema])
   .meta({ id: 'MessageContent' });
@@ -173,6 +191,24 @@ export const MessageSchema = z
   .strict()
   .meta({ id: 'Message' });
 
+export const TestExpectationSchema = z
+  .union([
+    z.object({ contains: safeString().min(1).max(LIMITS.argumentValueLength) }).strict(),
+    z.object({ notContains: safeString().min(1).max(LIMITS.argumentValueLength) }).strict(),
+    z.object({ matches: safeString().min(1).max(512).meta({ description: 'a regular expression (JavaScript syntax, no backreferences or lookaround), matched against the rendered text' }) }).strict(),
+    z.object({ maxChars: z.number().int().min(1).max(LIMITS.intMax) }).strict(),
+  ])
+  .meta({ id: 'TestExpectation' });
+
+export const TestCaseSchema = z
+  .object({
+    name: safeString().min(1).max(LIMITS.titleLength),
+    arguments: z.record(ArgumentNameSchema, safeString().max(LIMITS.argumentValueLength)).default({}),
+    expect: z.array(TestExpectationSchema).min(1).max(32),
+  })
+  .strict()
+  .meta({ id: 'TestCase' });
+
 export const VersionInputSchema = z
   .object({
     title: optionalText(LIMITS.titleLength),
@@ -181,6 +217,7 @@ export const VersionInputSchema = z
     note: optionalText(LIMITS.noteLength),
     arguments: z.array(ArgumentSchema).max(LIMITS.argumentsPerVersion).default([]),
     messages: z.array(MessageSchema).min(1, 'a prompt needs at least one message').max(LIMITS.messagesPerVersion),
+    tests: z.array(TestCaseSchema).max(100).optional().meta({ description: 'test cases, immutable with the version; run by /check and before a protected label moves' }),
     activate: z.boolean().optional(),
   })
   .strict()
@@ -263,6 +300,10 @@ export type PromoteInput = z.infer<typeof PromoteInputSchema>;
 export type Icon = z.infer<typeof IconSchema>;
 export type Annotations = z.infer<typeof AnnotationsSchema>;
 export type ArgumentInput = z.infer<typeof ArgumentSchema>;
+export type ArgumentType = z.infer<typeof ArgumentTypeSchema>;
+export type IncludeContent = z.infer<typeof IncludeContentSchema>;
+export type TestExpectation = z.infer<typeof TestExpectationSchema>;
+export type TestCase = z.infer<typeof TestCaseSchema>;
 export type ContentInput = z.infer<typeof ContentSchema>;
 export type MessageInput = z.infer<typeof MessageSchema>;
 export type VersionInput = z.infer<typeof VersionInputSchema>;
