@@ -9,6 +9,7 @@ import { estimateWrites, renderProblem, renderTemplate, templateInfo } from './t
 import { LIMITS } from './schemas.js';
 import { expandUriTemplate, isUriTemplate, uriTemplateReferences, uriTemplateVariables } from './uri-template.js';
 import { isRefusedUri } from './uri-schemes.js';
+import { resolveArguments, type ArgumentValue } from './arguments.js';
 
 export interface ResolvedResource {
   uri: string;
@@ -27,40 +28,16 @@ export interface ResourceResolver {
   resolve(uri: string): Promise<ResolvedResource | null>;
 }
 
-export function validateArguments(promptName: string, args: readonly Argument[], values: Record<string, string>): FieldError[] {
-  const errors: FieldError[] = [];
-  const byName = new Map(args.map((a) => [a.name, a]));
-  for (const k of Object.keys(values)) {
-    if (!byName.has(k)) {
-      const known = args.map((a) => a.name).join(', ') || 'no arguments';
-      errors.push({ path: `arguments.${k}`, message: `unknown argument "${k}" for prompt "${promptName}" (it takes: ${known})` });
-    }
-  }
-  for (const a of args) {
-    const v = own(values, a.name);
-    if (v === undefined || v === '') {
-      if (a.required) errors.push({ path: `arguments.${a.name}`, message: `missing required argument "${a.name}" for prompt "${promptName}"` });
-      continue;
-    }
-    if (a.choices && !a.choices.includes(v)) {
-      errors.push({ path: `arguments.${a.name}`, message: `argument "${a.name}" must be one of: ${a.choices.join(', ')} (got "${truncate(v)}")` });
-    }
-    const max = Math.min(a.maxLength ?? LIMITS.argumentValueLength, LIMITS.argumentValueLength);
-    if (v.length > max) {
-      errors.push({ path: `arguments.${a.name}`, message: `argument "${a.name}" is ${v.length} characters long; the limit is ${max}` });
-    }
-  }
-  return errors;
+/** The checks of resolveArguments (core/arguments.ts), without the parsed values. */
+export function validateArguments(promptName: string, args: readonly Argument[], values: Record<string, ArgumentValue>): FieldError[] {
+  return resolveArguments(promptName, args, values).errors;
 }
-
-/** An argument's value, never an inherited Object.prototype member (`constructor`, `toString`…). */
-const own = (values: Record<string, string>, name: string): string | undefined => (Object.hasOwn(values, name) ? values[name] : undefined);
 
 const truncate = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}...` : s);
 
 /** A copy with no prototype, so no key (`__proto__` included) is special. */
-function nullProto(values: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = Object.create(null);
+function nullProto<T>(values: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = Object.create(null);
   for (const [k, v] of Object.entries(values)) out[k] = v;
   return out;
 }
@@ -126,15 +103,13 @@ function sizeOf(c: RenderedContent): number {
   return c.uri.length + c.name.length + (c.title?.length ?? 0) + (c.description?.length ?? 0);
 }
 
-export async function renderVersion(promptName: string, version: Version, input: Record<string, string>, resolver: ResourceResolver): Promise<RenderedPrompt> {
-  const values = nullProto(input);
-  const errors = validateArguments(promptName, version.arguments, values);
+export async function renderVersion(promptName: string, version: Version, input: Record<string, ArgumentValue>, resolver: ResourceResolver): Promise<RenderedPrompt> {
+  const { errors, values: typed } = resolveArguments(promptName, version.arguments, nullProto(input));
   if (errors.length) throw new DomainError('validation', errors.map((e) => e.message).join('; '), errors);
+  // Templates see typed values (a false boolean skips {{#flag}}); sizes and URI
+  // templates see their text.
   const view: Record<string, string> = Object.create(null);
-  for (const a of version.arguments) {
-    const v = own(values, a.name);
-    if (v !== undefined && v !== '') view[a.name] = v;
-  }
+  for (const [k, v] of Object.entries(typed)) view[k] = String(v);
   checkBeforeRendering(promptName, version, view);
   const messages: RenderedPrompt['messages'] = [];
   let size = 0;
@@ -143,7 +118,7 @@ export async function renderVersion(promptName: string, version: Version, input:
     const annotations = c.annotations ? { annotations: c.annotations } : {};
     let out: RenderedContent;
     if (c.type === 'text') {
-      out = { type: 'text', text: renderTemplate(c.text, view), ...annotations };
+      out = { type: 'text', text: renderTemplate(c.text, typed), ...annotations };
     } else if ('data' in c) {
       out = { type: c.type, data: c.data, mimeType: c.mimeType, ...annotations };
     } else {

@@ -191,13 +191,18 @@ const config = { escape: identity };
  * (DomainError 'validation') templates saved before today's rules and outputs
  * whose values would add more than `budget` characters.
  */
-export function renderTemplate(text: string, values: Record<string, string>, budget: number = LIMITS.renderedArgumentChars): string {
+export function renderTemplate(text: string, values: Record<string, string | number | boolean>, budget: number = LIMITS.renderedArgumentChars): string {
   const info = templateInfo(text);
   const problem = renderProblem(info);
   if (problem) throw new DomainError('validation', `this template cannot be rendered: ${problem}; save it again`);
-  const view: Record<string, string> = Object.create(null);
-  for (const [k, v] of Object.entries(values)) view[k] = v;
-  const { chars, top } = estimateWrites(info, view);
+  // Typed values (numbers, booleans) render as their text; `false` and 0 skip a section.
+  const view: Record<string, string | number | boolean> = Object.create(null);
+  const asText: Record<string, string> = Object.create(null);
+  for (const [k, v] of Object.entries(values)) {
+    view[k] = v;
+    asText[k] = String(v);
+  }
+  const { chars, top } = estimateWrites(info, asText);
   if (chars > budget && top) {
     const message = `"${top.name}" is written ${top.writes} times; with this value that adds ${chars} characters, over the limit of ${budget}`;
     throw new DomainError('validation', message, [{ path: top.name, message }]);

@@ -184,11 +184,13 @@ export function fromVersion(v: Pick<Version, 'title' | 'description' | 'icons' |
   if (v.note != null) out.note = v.note;
   out.arguments = v.arguments.map((a) => ({
     name: a.name,
+    ...(a.type && a.type !== 'string' ? { type: a.type } : {}),
     ...(a.title != null ? { title: a.title } : {}),
     ...(a.description != null ? { description: a.description } : {}),
     required: a.required,
     ...(a.choices ? { choices: a.choices } : {}),
     ...(a.maxLength != null ? { maxLength: a.maxLength } : {}),
+    ...(a.default != null ? { default: a.default } : {}),
   }));
   out.messages = v.messages.map((m) => {
     const c = m.content;
@@ -219,7 +221,9 @@ export function contentKey(v: Pick<VersionInput, 'title' | 'description' | 'icon
     title: v.title ?? null,
     description: v.description ?? null,
     icons: v.icons?.length ? v.icons.map((i) => [i.src, i.mimeType ?? null, i.sizes ?? null]) : null,
-    arguments: v.arguments.map((a) => [a.name, a.title ?? null, a.description ?? null, Boolean(a.required), a.choices ?? null, a.maxLength ?? null]),
+    // Type and default only when set, so the key of an untyped version stays what it was.
+    arguments: v.arguments.map((a) => [a.name, a.title ?? null, a.description ?? null, Boolean(a.required), a.choices ?? null, a.maxLength ?? null,
+      ...(a.type && a.type !== 'string' ? [a.type] : []), ...(a.default != null ? [{ default: a.default }] : [])]),
     messages: v.messages.map((m) => {
       const c = m.content;
       const body = c.type === 'text' ? c.text : 'data' in c ? [c.mimeType, c.data] : 'resourceUri' in c ? c.resourceUri : c.uri;

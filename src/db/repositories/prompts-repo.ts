@@ -37,6 +37,8 @@ export function toVersion(row: VersionRow): Version {
     arguments: row.arguments.map(
       (a): Argument => ({
         name: a.name,
+        type: (a.type || 'string') as Argument['type'],
+        default: parseJson<Argument['default']>(a.defaultValue ?? null),
         title: a.title,
         description: a.description,
         required: a.required,
@@ -86,6 +88,8 @@ export function versionCreateData(input: VersionInput, resourceIds: Map<string, 
         required: a.required,
         choices: a.choices ? JSON.stringify(a.choices) : null,
         maxLength: a.maxLength ?? null,
+        type: a.type ?? 'string',
+        defaultValue: a.default != null ? JSON.stringify(a.default) : null,
       })),
     },
     messages: {
@@ -247,8 +251,8 @@ async function insertVersions(tx: Tx, versions: NewVersion[], resourceIds: Map<s
     versions.map((v, i) => { const d = pending[i]!.data; return [v.promptId, v.number, d.title, d.description, d.icons, d.note, v.author, at]; }),
     ['id', 'promptId', 'number']);
   const versionIds = new Map(rows.map((r) => [key(Number(r.promptId), Number(r.number)), Number(r.id)]));
-  await insertRows(tx, 'PromptArgument', ['versionId', 'position', 'name', 'title', 'description', 'required', 'choices', 'maxLength'],
-    pending.flatMap((x) => x.data.arguments.create.map((a) => [versionIds.get(x.k)!, a.position, a.name, a.title, a.description, a.required, a.choices, a.maxLength])));
+  await insertRows(tx, 'PromptArgument', ['versionId', 'position', 'name', 'title', 'description', 'required', 'choices', 'maxLength', 'type', 'defaultValue'],
+    pending.flatMap((x) => x.data.arguments.create.map((a) => [versionIds.get(x.k)!, a.position, a.name, a.title, a.description, a.required, a.choices, a.maxLength, a.type, a.defaultValue])));
   const bindings = new Map<string, { uri: string; isTemplate: boolean; resourceId: number | null; allow: string | null }>();
   const messageRows = pending.flatMap((x) =>
     x.data.messages.create.map((m) => {

@@ -27,7 +27,7 @@ interface Row {
 /** The version `v` as one compact JSON array, built by the database. */
 function docSql(d: Dialect): string {
   const { jsonArray: arr, jsonAgg: agg, hex, jsonText } = d.sql;
-  const arg = `${arr}(a."name", a."title", a."description", a."required", a."choices", a."maxLength")`;
+  const arg = `${arr}(a."name", a."title", a."description", a."required", a."choices", a."maxLength", a."type", a."defaultValue")`;
   const msg = `${arr}(m."role", m."type", m."text", ${hex('m."data"')}, m."mimeType", m."annotations", b."uri", b."allow")`;
   return `${arr}(
       v."number", v."title", v."description", v."icons", v."note", v."author", v."createdAt",
@@ -57,7 +57,7 @@ function viewSql(d: Dialect, label: string, filter: (nextParam: number) => strin
 
 type S = string | null;
 /** [number, title, description, icons, note, author, createdAt, arguments, messages] */
-type VersionDoc = [number, S, S, S, S, S, string | number, [string, S, S, boolean | number, S, number | null][], [string, string, S, S, S, S, S, S][]];
+type VersionDoc = [number, S, S, S, S, S, string | number, [string, S, S, boolean | number, S, number | null, S, S][], [string, string, S, S, S, S, S, S][]];
 
 // SQLite stores Prisma's DateTime as ISO text (or epoch ms); PostgreSQL's
 // timestamp(3) comes without a zone and is UTC.
@@ -73,7 +73,7 @@ const versionRow = ([number, title, description, icons, note, author, createdAt,
     note,
     author,
     createdAt: dbDate(createdAt),
-    arguments: args.map(([name, title, description, required, choices, maxLength]) => ({ name, title, description, required: Boolean(required), choices, maxLength })),
+    arguments: args.map(([name, title, description, required, choices, maxLength, type, defaultValue]) => ({ name, title, description, required: Boolean(required), choices, maxLength, type, defaultValue })),
     messages: messages.map(([role, type, text, data, mimeType, annotations, uri, allow]) => ({
       role,
       type,
