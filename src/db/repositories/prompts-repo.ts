@@ -61,10 +61,19 @@ export function toVersion(row: VersionRow): Version {
         case 'resource':
           content = { type: 'resource', uri, ...allowOf(m.binding) };
           break;
+        case 'include':
+          content = {
+            type: 'include',
+            prompt: m.includePrompt ?? '',
+            ...(m.includeLabel != null ? { label: m.includeLabel } : {}),
+            ...(m.includeVersion != null ? { version: m.includeVersion } : {}),
+            ...(m.includeArguments != null ? { arguments: JSON.parse(m.includeArguments) as Record<string, string> } : {}),
+          };
+          break;
         default:
           content = { type: 'resource_link', uri, ...allowOf(m.binding) };
       }
-      if (annotations) (content as { annotations?: unknown }).annotations = annotations;
+      if (annotations && content.type !== 'include') (content as { annotations?: unknown }).annotations = annotations;
       return { role: m.role as Message['role'], content };
     }),
   };
@@ -95,8 +104,17 @@ export function versionCreateData(input: VersionInput, resourceIds: Map<string, 
           position,
           role: m.role,
           type: c.type,
-          annotations: c.annotations ? JSON.stringify(c.annotations) : null,
+          annotations: c.type !== 'include' && c.annotations ? JSON.stringify(c.annotations) : null,
         };
+        if (c.type === 'include') {
+          return {
+            ...base,
+            includePrompt: c.prompt,
+            includeLabel: c.label ?? null,
+            includeVersion: c.version ?? null,
+            includeArguments: c.arguments ? JSON.stringify(c.arguments) : null,
+          };
+        }
         const bindingUri = 'resourceUri' in c ? c.resourceUri : 'uri' in c ? c.uri : undefined;
         if (c.type === 'text') return { ...base, text: c.text };
         if ('data' in c) return { ...base, data: Buffer.from(c.data, 'base64'), mimeType: c.mimeType };
@@ -254,12 +272,13 @@ async function insertVersions(tx: Tx, versions: NewVersion[], resourceIds: Map<s
     x.data.messages.create.map((m) => {
       const versionId = versionIds.get(x.k)!;
       if ('binding' in m && m.binding) bindings.set(`${versionId}:${m.position}`, m.binding.create);
-      const c = m as { text?: string | null; data?: Uint8Array | null; mimeType?: string | null };
-      return [versionId, m.position, m.role, m.type, c.text ?? null, c.data ?? null, c.mimeType ?? null, m.annotations];
+      const c = m as { text?: string | null; data?: Uint8Array | null; mimeType?: string | null; includePrompt?: string; includeLabel?: string | null; includeVersion?: number | null; includeArguments?: string | null };
+      return [versionId, m.position, m.role, m.type, c.text ?? null, c.data ?? null, c.mimeType ?? null, m.annotations,
+        c.includePrompt ?? null, c.includeLabel ?? null, c.includeVersion ?? null, c.includeArguments ?? null];
     }),
   );
   const msgs = await insertRows<{ id: number; versionId: number; position: number }>(tx, 'PromptMessage',
-    ['versionId', 'position', 'role', 'type', 'text', 'data', 'mimeType', 'annotations'], messageRows, ['id', 'versionId', 'position']);
+    ['versionId', 'position', 'role', 'type', 'text', 'data', 'mimeType', 'annotations', 'includePrompt', 'includeLabel', 'includeVersion', 'includeArguments'], messageRows, ['id', 'versionId', 'position']);
   await insertRows(tx, 'ResourceBinding', ['messageId', 'uri', 'isTemplate', 'resourceId', 'allow'], msgs.flatMap((r) => {
     const b = bindings.get(`${Number(r.versionId)}:${Number(r.position)}`);
     return b ? [[Number(r.id), b.uri, b.isTemplate, b.resourceId, b.allow]] : [];
