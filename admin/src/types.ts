@@ -26,7 +26,8 @@ export type Message = Version['messages'][number];
 export type Content = Message['content'];
 export type Argument = Version['arguments'][number];
 export type Icon = NonNullable<Version['icons']>[number];
-export type Annotations = NonNullable<Content['annotations']>;
+export type IncludeContent = Extract<Content, { type: 'include' }>;
+export type Annotations = NonNullable<Exclude<Content, IncludeContent>['annotations']>;
 export type Role = Message['role'];
 export type ContentType = Content['type'];
 

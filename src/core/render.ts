@@ -10,6 +10,7 @@ import { LIMITS } from './schemas.js';
 import { expandUriTemplate, isUriTemplate, uriTemplateReferences, uriTemplateVariables } from './uri-template.js';
 import { isRefusedUri } from './uri-schemes.js';
 import { resolveArguments, type ArgumentValue } from './arguments.js';
+import { type IncludeContext, includeError, renderIncludeMessage, renderPartials } from './render-includes.js';
 
 export interface ResolvedResource {
   uri: string;
@@ -61,7 +62,7 @@ function checkBeforeRendering(promptName: string, version: Version, view: Record
         throw fail(message, [{ path: `messages[${i}].content.text`, message: problem }]);
       }
       estimateWrites(info, view, byArgument);
-    } else if (!('data' in c)) {
+    } else if (c.type !== 'include' && !('data' in c)) {
       const bound = 'resourceUri' in c ? c.resourceUri : c.uri;
       if (!isUriTemplate(bound)) continue;
       // An expansion is at least as long as the values it writes, and a URI longer
@@ -103,7 +104,18 @@ function sizeOf(c: RenderedContent): number {
   return c.uri.length + c.name.length + (c.title?.length ?? 0) + (c.description?.length ?? 0);
 }
 
-export async function renderVersion(promptName: string, version: Version, input: Record<string, ArgumentValue>, resolver: ResourceResolver): Promise<RenderedPrompt> {
+/**
+ * `includes`: how this rendering resolves `{{> x}}` and include messages (the served
+ * view's label, with production as fallback); without it a version that includes
+ * another cannot be rendered.
+ */
+export async function renderVersion(
+  promptName: string,
+  version: Version,
+  input: Record<string, ArgumentValue>,
+  resolver: ResourceResolver,
+  includes?: IncludeContext,
+): Promise<RenderedPrompt> {
   const { errors, values: typed } = resolveArguments(promptName, version.arguments, nullProto(input));
   if (errors.length) throw new DomainError('validation', errors.map((e) => e.message).join('; '), errors);
   // Templates see typed values (a false boolean skips {{#flag}}); sizes and URI
@@ -111,14 +123,31 @@ export async function renderVersion(promptName: string, version: Version, input:
   const view: Record<string, string> = Object.create(null);
   for (const [k, v] of Object.entries(typed)) view[k] = String(v);
   checkBeforeRendering(promptName, version, view);
+  const path = includes?.path ?? [promptName];
+  const texts = version.messages.flatMap((m) => (m.content.type === 'text' ? [m.content.text] : []));
+  const partials = await renderPartials(texts, view, includes, path);
   const messages: RenderedPrompt['messages'] = [];
   let size = 0;
+  const add = (i: number, role: 'user' | 'assistant', out: RenderedContent) => {
+    size += sizeOf(out);
+    if (size > LIMITS.renderedPromptChars) {
+      const message = `prompt "${promptName}" would be more than ${LIMITS.renderedPromptChars} characters long once message ${i + 1} is added (embedded resources and includes included); the limit is ${LIMITS.renderedPromptChars}`;
+      throw fail(message, [{ path: `messages[${i}].content`, message: 'the rendered prompt is too large' }]);
+    }
+    messages.push({ role, content: out });
+  };
   for (const [i, m] of version.messages.entries()) {
     const c = m.content;
+    if (c.type === 'include') {
+      if (!includes) throw includeError(promptName, `message ${i + 1} includes "${c.prompt}", which this rendering cannot resolve`);
+      const spliced = await renderIncludeMessage(c, view, includes, path, (name, v, args, ctx) => renderVersion(name, v, args, resolver, ctx));
+      for (const sm of spliced.messages) add(i, sm.role, sm.content);
+      continue;
+    }
     const annotations = c.annotations ? { annotations: c.annotations } : {};
     let out: RenderedContent;
     if (c.type === 'text') {
-      out = { type: 'text', text: renderTemplate(c.text, typed), ...annotations };
+      out = { type: 'text', text: renderTemplate(c.text, typed, undefined, partials), ...annotations };
     } else if ('data' in c) {
       out = { type: c.type, data: c.data, mimeType: c.mimeType, ...annotations };
     } else {
@@ -160,12 +189,7 @@ export async function renderVersion(promptName: string, version: Version, input:
         };
       }
     }
-    size += sizeOf(out);
-    if (size > LIMITS.renderedPromptChars) {
-      const message = `prompt "${promptName}" would be more than ${LIMITS.renderedPromptChars} characters long once message ${i + 1} is added (embedded resources included); the limit is ${LIMITS.renderedPromptChars}`;
-      throw fail(message, [{ path: `messages[${i}].content`, message: 'the rendered prompt is too large' }]);
-    }
-    messages.push({ role: m.role, content: out });
+    add(i, m.role, out);
   }
   return { ...(version.description ? { description: version.description } : {}), messages };
 }

@@ -183,7 +183,7 @@ export const IncludeContentSchema = z
   .refine((c) => c.label === undefined || c.version === undefined, { message: 'pin an include by label or by version, not both', path: ['version'] });
 
 export const ContentSchema = z
-  .union([TextContentSchema, StoredMediaContentSchema, InlineMediaContentSchema, ResourceContentSchema, ResourceLinkContentSchema])
+  .union([TextContentSchema, StoredMediaContentSchema, InlineMediaContentSchema, ResourceContentSchema, ResourceLinkContentSchema, IncludeContentSchema])
   .meta({ id: 'MessageContent' });
 
 export const MessageSchema = z

@@ -58,6 +58,18 @@ export function validateVersion(input: VersionInput, stored: Map<string, StoredR
       }
       return;
     }
+    if (c.type === 'include') {
+      // Stored includes are checked against what they name in the write (include-checks.ts).
+      for (const [name, template] of Object.entries(c.arguments ?? {})) {
+        const { variables, includes, errors: problems } = analyzeTemplate(template);
+        for (const message of problems) errors.push({ path: `${at}.arguments.${name}`, message });
+        if (includes.length) errors.push({ path: `${at}.arguments.${name}`, message: 'an include argument is a template over this prompt\'s arguments; it cannot include another prompt' });
+        for (const v of variables) {
+          if (!declared.has(v)) errors.push({ path: `${at}.arguments.${name}`, message: `{{${v}}} is not a declared argument` });
+        }
+      }
+      return;
+    }
     if ('data' in c) {
       if (!c.mimeType.startsWith(`${c.type}/`)) errors.push({ path: `${at}.mimeType`, message: `an ${c.type} needs an ${c.type}/* mimeType` });
       return;

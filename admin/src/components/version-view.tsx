@@ -16,6 +16,8 @@ function ContentView({ c }: { c: Content }) {
       return <p className="rendered-resource">Embeds <code>{shortUri(c.uri)}</code></p>;
     case 'resource_link':
       return <p className="rendered-resource">Links to <code>{shortUri(c.uri)}</code></p>;
+    case 'include':
+      return <p className="rendered-resource">Includes <code>{c.prompt}{c.label ? `@${c.label}` : c.version ? `@${c.version}` : ''}</code></p>;
   }
 }
 
@@ -75,8 +77,8 @@ export function VersionView({ name, version, revision }: { name: string; version
           <li key={i} className={`rendered-msg role-${m.role}`} data-testid="version-message">
             <span className="rendered-role">
               #{i + 1} {m.role} · {m.content.type.replace('_', ' ')}
-              {m.content.annotations?.audience?.length ? ` · for ${m.content.annotations.audience.join(' and ')}` : ''}
-              {m.content.annotations?.priority != null ? ` · priority ${m.content.annotations.priority}` : ''}
+              {m.content.type !== 'include' && m.content.annotations?.audience?.length ? ` · for ${m.content.annotations.audience.join(' and ')}` : ''}
+              {m.content.type !== 'include' && m.content.annotations?.priority != null ? ` · priority ${m.content.annotations.priority}` : ''}
             </span>
             <ContentView c={m.content} />
           </li>

@@ -26,7 +26,8 @@ function contentLines(c: Content): string[] {
     if ('resourceUri' in c) out.push(`  resource: ${c.resourceUri}`);
     else out.push(`  inline ${c.mimeType ?? ''} data (${Math.round(((c.data ?? '').length * 3) / 4)} bytes)`);
   } else if ('uri' in c) out.push(`  uri: ${c.uri}`);
-  const a = c.annotations;
+  else if (c.type === 'include') out.push(`  include: ${c.prompt}${c.label ? `@${c.label}` : c.version ? `@${c.version}` : ''}${c.arguments ? ` ${JSON.stringify(c.arguments)}` : ''}`);
+  const a = c.type === 'include' ? undefined : c.annotations;
   if (a?.audience?.length) out.push(`  audience: ${a.audience.join(', ')}`);
   if (a?.priority != null) out.push(`  priority: ${a.priority}`);
   return out;

@@ -63,10 +63,19 @@ export function toVersion(row: VersionRow): Version {
         case 'resource':
           content = { type: 'resource', uri, ...allowOf(m.binding) };
           break;
+        case 'include':
+          content = {
+            type: 'include',
+            prompt: m.includePrompt ?? '',
+            ...(m.includeLabel != null ? { label: m.includeLabel } : {}),
+            ...(m.includeVersion != null ? { version: m.includeVersion } : {}),
+            ...(m.includeArguments != null ? { arguments: JSON.parse(m.includeArguments) as Record<string, string> } : {}),
+          };
+          break;
         default:
           content = { type: 'resource_link', uri, ...allowOf(m.binding) };
       }
-      if (annotations) (content as { annotations?: unknown }).annotations = annotations;
+      if (annotations && content.type !== 'include') (content as { annotations?: unknown }).annotations = annotations;
       return { role: m.role as Message['role'], content };
     }),
   };
@@ -99,8 +108,17 @@ export function versionCreateData(input: VersionInput, resourceIds: Map<string, 
           position,
           role: m.role,
           type: c.type,
-          annotations: c.annotations ? JSON.stringify(c.annotations) : null,
+          annotations: c.type !== 'include' && c.annotations ? JSON.stringify(c.annotations) : null,
         };
+        if (c.type === 'include') {
+          return {
+            ...base,
+            includePrompt: c.prompt,
+            includeLabel: c.label ?? null,
+            includeVersion: c.version ?? null,
+            includeArguments: c.arguments ? JSON.stringify(c.arguments) : null,
+          };
+        }
         const bindingUri = 'resourceUri' in c ? c.resourceUri : 'uri' in c ? c.uri : undefined;
         if (c.type === 'text') return { ...base, text: c.text };
         if ('data' in c) return { ...base, data: Buffer.from(c.data, 'base64'), mimeType: c.mimeType };
@@ -258,12 +276,13 @@ async function insertVersions(tx: Tx, versions: NewVersion[], resourceIds: Map<s
     x.data.messages.create.map((m) => {
       const versionId = versionIds.get(x.k)!;
       if ('binding' in m && m.binding) bindings.set(`${versionId}:${m.position}`, m.binding.create);
-      const c = m as { text?: string | null; data?: Uint8Array | null; mimeType?: string | null };
-      return [versionId, m.position, m.role, m.type, c.text ?? null, c.data ?? null, c.mimeType ?? null, m.annotations];
+      const c = m as { text?: string | null; data?: Uint8Array | null; mimeType?: string | null; includePrompt?: string; includeLabel?: string | null; includeVersion?: number | null; includeArguments?: string | null };
+      return [versionId, m.position, m.role, m.type, c.text ?? null, c.data ?? null, c.mimeType ?? null, m.annotations,
+        c.includePrompt ?? null, c.includeLabel ?? null, c.includeVersion ?? null, c.includeArguments ?? null];
     }),
   );
   const msgs = await insertRows<{ id: number; versionId: number; position: number }>(tx, 'PromptMessage',
-    ['versionId', 'position', 'role', 'type', 'text', 'data', 'mimeType', 'annotations'], messageRows, ['id', 'versionId', 'position']);
+    ['versionId', 'position', 'role', 'type', 'text', 'data', 'mimeType', 'annotations', 'includePrompt', 'includeLabel', 'includeVersion', 'includeArguments'], messageRows, ['id', 'versionId', 'position']);
   await insertRows(tx, 'ResourceBinding', ['messageId', 'uri', 'isTemplate', 'resourceId', 'allow'], msgs.flatMap((r) => {
     const b = bindings.get(`${Number(r.versionId)}:${Number(r.position)}`);
     return b ? [[Number(r.id), b.uri, b.isTemplate, b.resourceId, b.allow]] : [];
@@ -357,6 +376,30 @@ export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
       // The active-version pointer references a version; clear it before the cascade.
       await tx.prompt.update({ where: { id }, data: { activeVersionId: null } });
       await tx.prompt.delete({ where: { id } });
+    },
+    async includeCandidates(name) {
+      // Text includes are always written `{{>` (core/template.ts refuses other spellings), so a substring finds them.
+      const may = { OR: [{ type: 'include', includePrompt: name }, { type: 'text', text: { contains: '{{>' } }] };
+      const rows = await tx.promptVersion.findMany({
+        where: { prompt: { deletedAt: null }, messages: { some: may } },
+        select: {
+          number: true,
+          prompt: { select: { name: true, latestVersion: true, archived: true } },
+          labels: { select: { name: true }, orderBy: { name: 'asc' } },
+          messages: { where: may, orderBy: { position: 'asc' }, include: { binding: true } },
+        },
+        orderBy: [{ promptId: 'asc' }, { number: 'asc' }],
+      });
+      return rows
+        .filter((r) => r.labels.length > 0 || r.number === r.prompt.latestVersion)
+        .map((r) => ({
+          prompt: r.prompt.name,
+          version: r.number,
+          archived: r.prompt.archived,
+          latest: r.number === r.prompt.latestVersion,
+          labels: r.labels.map((l) => l.name),
+          messages: toVersion({ arguments: [], messages: r.messages } as unknown as VersionRow).messages,
+        }));
     },
   };
 }

@@ -28,7 +28,7 @@ interface Row {
 function docSql(d: Dialect): string {
   const { jsonArray: arr, jsonAgg: agg, hex, jsonText } = d.sql;
   const arg = `${arr}(a."name", a."title", a."description", a."required", a."choices", a."maxLength", a."type", a."defaultValue")`;
-  const msg = `${arr}(m."role", m."type", m."text", ${hex('m."data"')}, m."mimeType", m."annotations", b."uri", b."allow")`;
+  const msg = `${arr}(m."role", m."type", m."text", ${hex('m."data"')}, m."mimeType", m."annotations", b."uri", b."allow", m."includePrompt", m."includeLabel", m."includeVersion", m."includeArguments")`;
   return `${arr}(
       v."number", v."title", v."description", v."icons", v."note", v."author", v."createdAt",
       (SELECT ${agg(arg, 'a."position"')} FROM "PromptArgument" a WHERE a."versionId" = v."id"),
@@ -57,7 +57,7 @@ function viewSql(d: Dialect, label: string, filter: (nextParam: number) => strin
 
 type S = string | null;
 /** [number, title, description, icons, note, author, createdAt, arguments, messages] */
-type VersionDoc = [number, S, S, S, S, S, string | number, [string, S, S, boolean | number, S, number | null, S, S][], [string, string, S, S, S, S, S, S][]];
+type VersionDoc = [number, S, S, S, S, S, string | number, [string, S, S, boolean | number, S, number | null, S, S][], [string, string, S, S, S, S, S, S, S?, S?, (number | null)?, S?][]];
 
 // SQLite stores Prisma's DateTime as ISO text (or epoch ms); PostgreSQL's
 // timestamp(3) comes without a zone and is UTC.
@@ -74,7 +74,7 @@ const versionRow = ([number, title, description, icons, note, author, createdAt,
     author,
     createdAt: dbDate(createdAt),
     arguments: args.map(([name, title, description, required, choices, maxLength, type, defaultValue]) => ({ name, title, description, required: Boolean(required), choices, maxLength, type, defaultValue })),
-    messages: messages.map(([role, type, text, data, mimeType, annotations, uri, allow]) => ({
+    messages: messages.map(([role, type, text, data, mimeType, annotations, uri, allow, includePrompt, includeLabel, includeVersion, includeArguments]) => ({
       role,
       type,
       text,
@@ -82,6 +82,10 @@ const versionRow = ([number, title, description, icons, note, author, createdAt,
       mimeType,
       annotations,
       binding: uri == null ? null : { uri, allow },
+      includePrompt: includePrompt ?? null,
+      includeLabel: includeLabel ?? null,
+      includeVersion: includeVersion == null ? null : Number(includeVersion),
+      includeArguments: includeArguments ?? null,
     })),
   }) as unknown as VersionRow;
 
@@ -125,6 +129,15 @@ export function servedSource(models: Models, dialect: Dialect): ServedSource {
         for (const r of found) out.set(Number(r.versionId), r.doc);
       }
       return out;
+    },
+    async pinned(name, number) {
+      const [r] = await models.$queryRawUnsafe<{ versionId: number; doc: string }[]>(
+        `SELECT v."id" AS "versionId", ${docSql(dialect)} AS "doc" FROM "Prompt" p JOIN "PromptVersion" v ON v."promptId" = p."id"
+          WHERE p."name" = ${ph(1)} AND v."number" = ${ph(2)} AND NOT p."archived" AND p."deletedAt" IS NULL`,
+        name,
+        number,
+      );
+      return r ? { versionId: Number(r.versionId), doc: r.doc } : null;
     },
     async labels() {
       return (await models.promptLabel.findMany({ where: { prompt: { deletedAt: null } }, distinct: ['name'], select: { name: true }, orderBy: { name: 'asc' } })).map((r) => r.name);

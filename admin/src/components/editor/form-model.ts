@@ -1,6 +1,6 @@
 // Editor form state, its conversion to the API body, and live client-side checks.
 import { isUriTemplate, scanTemplate, uriTemplateVars } from '../../lib/template-vars';
-import type { Annotations, ContentType, Icon, Message, Role, Version, VersionBody } from '../../types';
+import type { Annotations, ContentType, Icon, IncludeContent, Message, Role, Version, VersionBody } from '../../types';
 
 export interface ArgRow {
   key: string;
@@ -18,6 +18,8 @@ export interface MsgRow {
   text: string;
   uri: string; // resource / resource_link uri, or image/audio resourceUri
   inline?: { data: string; mimeType: string };
+  /** an include message, kept as it is (the editor shows it read-only) */
+  include?: IncludeContent;
   audience: Role[];
   priority: string; // '' = none, else 0..1
 }
@@ -68,9 +70,10 @@ export function formFromVersion(v: Version): Form {
     })),
     messages: v.messages.map((m) => {
       const c = m.content;
-      const a = c.annotations;
+      const a = c.type === 'include' ? undefined : c.annotations;
       const row: MsgRow = { ...emptyMsg(m.role), type: c.type, audience: a?.audience ?? [], priority: a?.priority == null ? '' : String(a.priority) };
       if (c.type === 'text') row.text = c.text;
+      else if (c.type === 'include') row.include = c;
       else if (c.type === 'image' || c.type === 'audio') {
         if ('resourceUri' in c) row.uri = c.resourceUri;
         else if (c.data) row.inline = { data: c.data, mimeType: c.mimeType ?? 'application/octet-stream' };
@@ -102,6 +105,8 @@ function messageBody(m: MsgRow): Message {
       return m.inline && !m.uri
         ? { role: m.role, content: { type: m.type, data: m.inline.data, mimeType: m.inline.mimeType, annotations } }
         : { role: m.role, content: { type: m.type, resourceUri: m.uri.trim(), annotations } };
+    case 'include':
+      return { role: m.role, content: m.include ?? { type: 'include', prompt: '' } };
     default:
       return { role: m.role, content: { type: m.type, uri: m.uri.trim(), annotations } };
   }

@@ -105,6 +105,13 @@ export function MessagesList({ messages, onChange, errors, warnings, declared, o
                   />
                   <FieldError path={`${p}.content.text`} errors={errors} warnings={warnings} />
                 </div>
+              ) : m.type === 'include' ? (
+                <div className="field" data-testid={`msg-include-${i}`}>
+                  <p className="rendered-resource">
+                    Includes <code>{m.include?.prompt}{m.include?.label ? `@${m.include.label}` : m.include?.version ? `@${m.include.version}` : ''}</code> (kept as it is)
+                  </p>
+                  <FieldError path={`${p}.content`} errors={errors} warnings={warnings} />
+                </div>
               ) : (
                 <>
                   <ResourcePicker
