@@ -1,5 +1,5 @@
 // Domain types returned by the core. Prisma rows never leave the repository layer.
-import type { Annotations, ContentInput, Icon } from './schemas.js';
+import type { Annotations, ContentInput, Icon, TestCase } from './schemas.js';
 import type { Role, TokenKind } from './access.js';
 import type { McpScope } from './mcp-scope.js';
 
@@ -29,6 +29,8 @@ export interface Version {
   createdAt: Date;
   arguments: Argument[];
   messages: Message[];
+  /** test cases saved with the version (docs/contracts.md, Test cases and checks); [] when none */
+  tests: TestCase[];
 }
 
 export interface VersionSummary {

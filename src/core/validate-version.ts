@@ -8,6 +8,7 @@ import { ArgumentSchema, MessageSchema, type VersionInput } from './schemas.js';
 import { analyzeTemplate } from './template.js';
 import { isUriTemplate, parseUriTemplate } from './uri-template.js';
 import { uriSchemeProblem } from './uri-schemes.js';
+import { testCaseProblems } from './checks/expectations.js';
 
 export interface StoredResourceInfo {
   id: number;
@@ -92,6 +93,8 @@ export function validateVersion(input: VersionInput, stored: Map<string, StoredR
       }
     }
   });
+  // Test cases (checks/expectations.ts): safe `matches` patterns, declared arguments only.
+  errors.push(...testCaseProblems(input.tests, declared));
   return errors;
 }
 
