@@ -56,6 +56,7 @@ export const check = createRoute({
   },
   responses: {
     200: json(CheckReportSchema, 'The checks, passed or not (a failing check is a 200 with passed: false)'),
+    400: { description: 'Invalid ?label=', content: { 'application/problem+json': { schema: ProblemSchema } } },
     401: errorResponses[401], 404: errorResponses[404],
     422: { description: 'Invalid label or body', content: { 'application/problem+json': { schema: ProblemSchema } } },
   },
