@@ -49,7 +49,8 @@ export function registerCheck(program: Command): void {
         report = await checkLibrary(dir, { label: opts.label });
       } catch (e) {
         // readLibrary's "not a prompt library": the argument was wrong, not a check.
-        throw new UsageError((e as Error).message);
+        if (e instanceof Error && /not a prompt library|no such file/.test(e.message)) throw new UsageError(e.message);
+        throw e;
       }
       process.stdout.write(`${opts.json ? JSON.stringify(report, null, 2) : formatCheckReport(report)}\n`);
       if (!report.passed) {
