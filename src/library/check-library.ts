@@ -7,7 +7,6 @@ import { renderVersion } from '../core/render.js';
 import { runChecks, type CheckReport } from '../core/checks/run-checks.js';
 import { createRegexRunner } from '../core/checks/regex-runner.js';
 import type { FieldError } from '../core/errors.js';
-import type { Repositories } from '../core/ports.js';
 import { PRODUCTION, type VersionInput } from '../core/schemas.js';
 import type { Version } from '../core/types.js';
 import { readLibrary, type ParsedLibrary } from './read-library.js';
@@ -40,7 +39,8 @@ export function fileVersion(input: VersionInput, number: number): Version {
 }
 
 /** The library's resources.yaml as the resolver's storage: what a render would find after import. */
-function libraryResources(lib: ParsedLibrary): Pick<Repositories, 'resources' | 'templates'> {
+type ResolverSource = Parameters<typeof createResourceResolver>[0];
+function libraryResources(lib: ParsedLibrary): ResolverSource {
   const byUri = new Map(lib.resources.map(({ input: r }) => [r.uri, r]));
   const resources = {
     async byUri(uri: string) {
@@ -54,7 +54,8 @@ function libraryResources(lib: ParsedLibrary): Pick<Repositories, 'resources' | 
       return lib.templates.map(({ input: t }, i) => ({ id: i + 1, uriTemplate: t.uriTemplate, name: t.name, title: t.title ?? null, description: t.description ?? null, mimeType: t.mimeType, text: t.text, createdAt: new Date(0), updatedAt: new Date(0) }));
     },
   };
-  return { resources, templates } as unknown as Pick<Repositories, 'resources' | 'templates'>;
+  // Only byUri and list are used by the resolver; the rest of the repositories is storage's.
+  return { resources, templates } as unknown as ResolverSource;
 }
 
 export async function checkLibrary(target: string, opts: { label?: string; limits?: ReadLimits } = {}): Promise<LibraryCheckReport> {
