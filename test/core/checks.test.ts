@@ -103,7 +103,7 @@ describe('runChecks', () => {
   it('reports each test case with its rendered output, lint warnings, and passed only when all pass', async () => {
     const r = await runChecks('greet', version, { label: 'production', render: (p, v, a) => renderVersion(p, v, a, none), regex });
     expect(r.passed).toBe(false);
-    expect(r.lint).toEqual({ errors: [], warnings: [{ path: 'arguments[1].name', message: 'required argument "unused" is used by no template' }] });
+    expect(r.lint).toEqual({ errors: [], warnings: [{ path: 'arguments[1]', message: 'required argument "unused" is not used by any template: clients must send it and it changes nothing; use it or make it optional' }] });
     expect(r.tests.map((t) => [t.name, t.passed])).toEqual([['greets', true], ['missing', false], ['short', false]]);
     expect(r.tests[0]!.output!.messages[0]!.content).toEqual({ type: 'text', text: 'Hello, Ada!' });
     expect(r.tests[0]!.text).toBe(renderedText(r.tests[0]!.output!));

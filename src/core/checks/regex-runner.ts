@@ -41,10 +41,14 @@ export function createRegexRunner({ budgetMs = 2_000 }: { budgetMs?: number } = 
 
   const run = async (source: string, text: string): Promise<RegexOutcome> => {
     const w = worker ?? start();
+    // Referenced while a pattern is in flight: an idle CLI process would otherwise exit
+    // (code 13, unsettled await) while it waits for the thread to start or answer.
+    w.ref();
     await online;
     return new Promise<RegexOutcome>((resolve) => {
       const done = (outcome: RegexOutcome) => {
         clearTimeout(timer);
+        w.unref();
         w.off('message', onMessage);
         w.off('error', onError);
         resolve(outcome);
