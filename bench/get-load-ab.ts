@@ -78,13 +78,17 @@ async function slice(k: number): Promise<Slice> {
 }
 
 const slices: Slice[][] = servers.map(() => []);
+// CLOCK_MONOTONIC (ns), comparable with a server's --cpu-prof sample times (bench/profile-get.ts).
+let measuredFrom = 0n;
 for (let p = 0; p < warmPairs + pairs; p++) {
+  if (p === warmPairs) measuredFrom = process.hrtime.bigint();
   for (let j = 0; j < servers.length; j++) {
     const k = (p + j) % servers.length;
     const r = await slice(k);
     if (p >= warmPairs) slices[k]!.push(r);
   }
 }
+const measured = [String(measuredFrom), String(process.hrtime.bigint())];
 for (const s of servers) await Promise.all(s.clients.map((c) => c.close()));
-writeFileSync(out!, JSON.stringify({ sides: slices, firstError }));
+writeFileSync(out!, JSON.stringify({ sides: slices, firstError, measured }));
 process.exit(0);

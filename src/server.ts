@@ -1,5 +1,7 @@
 // Wires one process: database → core → faces → HTTP listener.
-import { serve, type ServerType } from '@hono/node-server';
+import { createServer } from 'node:http';
+import { getRequestListener, type ServerType } from '@hono/node-server';
+import { createFastPath } from './mcp/fast-path.js';
 import type { AddressInfo } from 'node:net';
 import { migrateDatabase } from './db/create-db.js';
 import { openStore, type DbStore } from './db/store.js';
@@ -178,7 +180,11 @@ async function listenHttp(
   const timeouts = { ...SERVER_TIMEOUTS, ...opts.timeouts };
 
   const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port, serverOptions: { connectionsCheckingInterval: timeouts.checkIntervalMs } }, () => resolve(s));
+    // What @hono/node-server's serve() does, with the MCP prompts/get fast path in front of the app (src/mcp/fast-path.ts).
+    const fast = { ...mcp.fastPath, observe: (status: number, seconds: number) => metrics.http.request('POST', '/mcp', status, seconds) };
+    const listener = createFastPath(() => fast, getRequestListener(app.fetch, { hostname: host }));
+    const s = createServer({ connectionsCheckingInterval: timeouts.checkIntervalMs }, listener);
+    s.listen(port, host, () => resolve(s));
     // EADDRINUSE and the like (a port taken since the CLI checked it): fail start-up with one line.
     s.once('error', (e) => {
       void mcp.closeAll();
