@@ -43,7 +43,7 @@ const server = http.createServer((req, res) => {
     }
     const result = msg.method === 'prompts/get' ? answers.get(msg.params?.name ?? '') : undefined;
     const body = result ? `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(msg.id)}}` : JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32602, message: 'unknown' } });
-    res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': String(req.headers['mcp-session-id']) }).end(body);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'mcp-session-id': String(req.headers['mcp-session-id']) }).end(body);
   });
 });
 

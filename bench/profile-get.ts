@@ -75,4 +75,4 @@ console.log(`${requests} requests in the measured slices; profile of them ${(tot
 console.log('\nself time by layer (µs per request, share of busy time):');
 for (const [l, t] of [...layers].sort((a, b) => b[1] - a[1])) if (l !== '(idle)') console.log(`  ${l.padEnd(48)} ${us(t).padStart(7)}  ${((100 * t) / busy).toFixed(1)}%`);
 console.log('\ntop functions (self, µs per request):');
-for (const [f, t] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`  ${us(t).padStart(6)}  ${f}`);
+for (const [f, t] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, 45)) console.log(`  ${us(t).padStart(6)}  ${f}`);

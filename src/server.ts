@@ -63,6 +63,11 @@ export interface ServerOptions {
   webhooks?: { allowPrivate?: boolean } & Pick<DispatcherOptions, 'pollMs' | 'timeoutMs' | 'now'>;
   /** PROMPTD_METRICS=1: GET /metrics answers anyone; otherwise only requests with an admin token (docs/metrics.md). */
   metricsOpen?: boolean;
+  /**
+   * The prompts/get fast path below Hono (src/mcp/fast-path.ts); default on.
+   * PROMPTD_MCP_FAST_PATH=off turns it off (the benchmark's comparison, and a way back).
+   */
+  mcpFastPath?: boolean;
 }
 
 /**
@@ -181,7 +186,8 @@ async function listenHttp(
 
   const server: ServerType = await new Promise((resolve, reject) => {
     // What @hono/node-server's serve() does, with the MCP prompts/get fast path in front of the app (src/mcp/fast-path.ts).
-    const fast = { ...mcp.fastPath, observe: (status: number, seconds: number) => metrics.http.request('POST', '/mcp', status, seconds) };
+    const fastOn = opts.mcpFastPath ?? process.env.PROMPTD_MCP_FAST_PATH !== 'off';
+    const fast = fastOn ? { ...mcp.fastPath, observe: (status: number, seconds: number) => metrics.http.request('POST', '/mcp', status, seconds) } : undefined;
     const listener = createFastPath(() => fast, getRequestListener(app.fetch, { hostname: host }));
     const s = createServer({ connectionsCheckingInterval: timeouts.checkIntervalMs }, listener);
     s.listen(port, host, () => resolve(s));

@@ -226,6 +226,7 @@ async function serve(d: FastPathDeps, req: IncomingMessage, res: ServerResponse,
     return done(404);
   }
   const text = JSON.stringify(response);
-  res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': sid }).end(text);
+  // A known length: one write, no chunked framing.
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'mcp-session-id': sid }).end(text);
   done(200);
 }
