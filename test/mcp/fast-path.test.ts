@@ -120,3 +120,33 @@ describe('prompts/get fast path', () => {
     await client.close();
   });
 });
+
+describe('prompts/get fast path with rate limits on', () => {
+  let limited: RunningServer;
+  beforeAll(async () => {
+    limited = await startServer({ databaseUrl: await tempDbUrl(), port: 0, seed: false, adminToken: 'fast-admin', mcpToken: MCP_TOKEN, logger: createLogger('silent'), rateLimits: true });
+    await limited.core.rateLimits.update({ ...limited.core.rateLimits.current(), mcpPerMinute: 4 }, 'test');
+  }, 120_000);
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it('counts each prompts/get against the token and answers the excess 429 with the request id', async () => {
+    const url = `${limited.url}/mcp`;
+    const init = await fetch(url, {
+      method: 'POST',
+      headers: { ...base, ...auth },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fast-test', version: '1' } } }),
+    });
+    await init.text();
+    const h = { ...base, ...auth, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
+    expect((await fetch(url, { method: 'POST', headers: h, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).status).toBe(202);
+    const get = (id: number) => fetch(url, { method: 'POST', headers: h, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'prompts/get', params: { name: 'none', arguments: {} } }) });
+    expect((await get(2)).status).toBe(200);
+    expect((await get(3)).status).toBe(200);
+    const refused = await get(44);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).not.toBeNull();
+    expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', id: 44, error: { code: -32000, message: expect.stringMatching(/^rate limit: 4 requests per minute for PROMPTD_MCP_TOKEN/) } });
+  });
+});
