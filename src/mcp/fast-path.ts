@@ -154,7 +154,8 @@ export function createFastPath(deps: () => FastPathDeps | undefined, slow: (req:
     if (
       !d ||
       req.method !== 'POST' ||
-      req.url !== '/mcp' ||
+      // `?label=` chooses a new session's view only; a client keeps it on every later request.
+      !(req.url === '/mcp' || req.url?.startsWith('/mcp?')) ||
       typeof sid !== 'string' ||
       !(req.headers['content-type'] ?? '').includes('application/json') ||
       Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES
@@ -218,7 +219,8 @@ async function serve(d: FastPathDeps, req: IncomingMessage, res: ServerResponse,
   }
   d.touch(sid);
   const answer = session.fast.dispatch(body, req.headers);
-  // The same id already in flight on this session: the SDK transport sorts that out.
+  // The same id already in flight on this session: the SDK transport sorts that out
+  // (this rare request then counts twice against its rate limit).
   if (!answer) return void slow(req, res);
   const response = await answer;
   if (!response) {

@@ -59,6 +59,13 @@ describe('prompts/get fast path', () => {
     expect(body.result.messages[0]!.content.text).toBe('Hello Ada');
   });
 
+  it('takes sessions opened with ?label= too (the query only chooses a new session\'s view)', async () => {
+    const h = await open();
+    const res = await fetch(`${srv.url}/mcp?label=production`, { method: 'POST', headers: h, body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'prompts/get', params: { name: 'fast-greet', arguments: { who: 'Lin' } } }) });
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(((await res.json()) as { result: { messages: { content: { text: string } }[] } }).result.messages[0]!.content.text).toBe('Hello Lin');
+  });
+
   it('keeps the SDK errors: invalid params (-32602) and an unknown prompt', async () => {
     const h = await open();
     const missing = (await (await post(h, { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'fast-greet', arguments: {} } })).json()) as { error: { code: number } };
