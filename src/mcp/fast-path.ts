@@ -33,6 +33,12 @@ export interface FastDispatch {
   dispatch(message: JSONRPCMessage, headers: IncomingMessage['headers']): Promise<JSONRPCMessage | undefined> | undefined;
   /** The session closed: requests still waiting get no response from the Server. */
   closed(): void;
+  /**
+   * The client went away before its answer: a late response for `id` is dropped here
+   * (not handed to the SDK transport, which has no stream for it). A cancelled request
+   * never gets one, so its entry stays until the session closes.
+   */
+  forget(id: RpcId): void;
 }
 
 /**
@@ -74,6 +80,7 @@ export function fastDispatchFor(transport: Transport): FastDispatch {
       for (const resolve of waiting.values()) resolve(undefined);
       waiting.clear();
     },
+    forget: (id) => void (waiting.has(id) && waiting.set(id, () => {})),
   };
 }
 
@@ -222,7 +229,12 @@ async function serve(d: FastPathDeps, req: IncomingMessage, res: ServerResponse,
   // The same id already in flight on this session: the SDK transport sorts that out
   // (this rare request then counts twice against its rate limit).
   if (!answer) return void slow(req, res);
+  const gone = () => {
+    if (!res.writableEnded) session.fast.forget(body.id);
+  };
+  res.once('close', gone);
   const response = await answer;
+  res.off('close', gone);
   if (!response) {
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found: it was closed while the request was in flight; initialize a new session' }, id: body.id }));
     return done(404);
