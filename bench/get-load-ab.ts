@@ -1,19 +1,20 @@
 // Load generator for the prompts/get comparison, in its own process so that it
 // shares no event loop with the servers under test:
 //
-//   node --import tsx bench/get-load-ab.ts <out.json> <sessions> <slice-ms> <pairs> <warm-up-pairs> <prompt-count> <urlA> <pidA> <urlB> <pidB>
+//   node --import tsx bench/get-load-ab.ts <out.json> <sessions> <slice-ms> <rounds> <warm-up-rounds> <prompt-count> <url1> <pid1> <url2> <pid2> [<url3> <pid3> …]
 //
 // The shared machine's speed drifts by ±30% within seconds, so two long runs (or
 // even 5 s rounds) compare the machine as much as the servers. Here the same
-// <sessions> clients load server A for one short slice, then server B for one
-// slice, B then A in the next pair, and so on: both servers see the same drift.
-// Each slice ends by letting in-flight requests finish, so slices do not overlap.
-// The first <warm-up-pairs> pairs warm both servers' JIT and are not counted.
+// <sessions> clients load each server for one short slice in turn; each round
+// starts one server later than the one before (A B C, B C A, C A B, …), so every
+// server sees the same drift and the same neighbours. Each slice ends by letting
+// in-flight requests finish, so slices do not overlap. The first <warm-up-rounds>
+// rounds warm every server's JIT and are not counted.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { RawSession } from './lib/mcp-raw.js';
 import { ARG, ARG_VALUE, promptName } from './lib/fixture.js';
 
-const [out, sessionsArg, sliceArg, pairsArg, warmArg, countArg, urlA, pidA, urlB, pidB] = process.argv.slice(2);
+const [out, sessionsArg, sliceArg, pairsArg, warmArg, countArg, ...targets] = process.argv.slice(2);
 const sessions = Number(sessionsArg);
 const sliceMs = Number(sliceArg);
 const pairs = Number(pairsArg);
@@ -34,16 +35,17 @@ interface Slice {
   latencies: number[];
 }
 
-const servers = [
-  { url: urlA!, pid: pidA!, clients: Array.from({ length: sessions }, () => new RawSession(new URL(urlA!))) },
-  { url: urlB!, pid: pidB!, clients: Array.from({ length: sessions }, () => new RawSession(new URL(urlB!))) },
-];
+const servers: { url: string; pid: string; clients: RawSession[] }[] = [];
+for (let i = 0; i + 1 < targets.length; i += 2) {
+  const url = targets[i]!;
+  servers.push({ url, pid: targets[i + 1]!, clients: Array.from({ length: sessions }, () => new RawSession(new URL(url))) });
+}
 for (const s of servers) await Promise.all(s.clients.map((c) => c.open()));
 
 let firstError = '';
 let seq = 0;
 
-async function slice(k: 0 | 1): Promise<Slice> {
+async function slice(k: number): Promise<Slice> {
   const s = servers[k]!;
   const latencies: number[] = [];
   let requests = 0;
@@ -75,14 +77,18 @@ async function slice(k: 0 | 1): Promise<Slice> {
   return { requests, errors, seconds: (performance.now() - t0) / 1000, cpuMs: cpuMs(s.pid) - cpu0, latencies };
 }
 
-const slices: [Slice[], Slice[]] = [[], []];
+const slices: Slice[][] = servers.map(() => []);
+// CLOCK_MONOTONIC (ns), comparable with a server's --cpu-prof sample times (bench/profile-get.ts).
+let measuredFrom = 0n;
 for (let p = 0; p < warmPairs + pairs; p++) {
-  const order: (0 | 1)[] = p % 2 === 0 ? [0, 1] : [1, 0];
-  for (const k of order) {
+  if (p === warmPairs) measuredFrom = process.hrtime.bigint();
+  for (let j = 0; j < servers.length; j++) {
+    const k = (p + j) % servers.length;
     const r = await slice(k);
-    if (p >= warmPairs) slices[k].push(r);
+    if (p >= warmPairs) slices[k]!.push(r);
   }
 }
+const measured = [String(measuredFrom), String(process.hrtime.bigint())];
 for (const s of servers) await Promise.all(s.clients.map((c) => c.close()));
-writeFileSync(out!, JSON.stringify({ a: slices[0], b: slices[1], firstError }));
+writeFileSync(out!, JSON.stringify({ sides: slices, firstError, measured }));
 process.exit(0);

@@ -1,7 +1,9 @@
 // 1. prompts/get over Streamable HTTP: promptd (SQLite, `promptd serve` child) vs the
-// SDK's in-memory McpServer (child), 32 sessions per server from one load-generator
-// child that alternates 1 s slices A/B, B/A, … (bench/get-load-ab.ts). The figure
-// that matters is the throughput ratio.
+// SDK's in-memory McpServer in its best configuration (JSON responses) and in its
+// default one (SSE), with a bare node:http server answering the same bytes as the
+// ceiling; 32 sessions per server from one load-generator child that gives each
+// server 1 s slices in rotating order (bench/get-load-ab.ts). The figures that
+// matter are the throughput ratios.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -23,21 +25,31 @@ export interface GetResult {
   prompts: number;
   sessions: number;
   sliceMs: number;
+  /** measured rounds (each: one slice per server) */
   pairs: number;
   warmupPairs: number;
   sameAnswer: boolean;
   promptd: SideResult;
+  /** The SDK McpServer answering JSON bodies (enableJsonResponse: true): its best case, the target's baseline. */
   sdk: SideResult;
+  /** The same SDK server with the transport's default, one-event SSE streams. */
+  sdkSse: SideResult;
+  /** A bare node:http server answering the same bytes (bench/bare-server.ts): the ceiling. */
+  bare: SideResult;
+  /** promptd ÷ SDK (JSON) throughput */
   ratio: number;
-  /** promptd ÷ SDK throughput of each measured pair of slices */
+  ratioSse: number;
+  /** promptd ÷ bare node:http */
+  ratioBare: number;
+  /** promptd ÷ SDK (JSON) throughput of each measured round */
   pairRatios: number[];
   medianPairRatio: number;
-  /** SDK CPU per request ÷ promptd CPU per request: > 1 when promptd needs less CPU */
+  /** SDK (JSON) CPU per request ÷ promptd CPU per request: > 1 when promptd needs less CPU */
   cpuRatio: number;
 }
 
-async function startSdk(count: number): Promise<{ url: string; proc: Child }> {
-  const proc = spawnTs('sdk-server.ts', [String(count)]);
+async function startChild(script: string, args: string[]): Promise<{ url: string; proc: Child }> {
+  const proc = spawnTs(script, args);
   const until = Date.now() + 60_000;
   while (Date.now() < until) {
     const line = proc.stdout().split('\n').find((l) => l.startsWith('{'));
@@ -46,7 +58,7 @@ async function startSdk(count: number): Promise<{ url: string; proc: Child }> {
     await new Promise((r) => setTimeout(r, 50));
   }
   await proc.stop();
-  throw new Error(`sdk-server did not start: ${proc.stderr().slice(-2000)}`);
+  throw new Error(`${script} did not start: ${proc.stderr().slice(-2000)}`);
 }
 
 async function sample(url: string, name: string): Promise<unknown> {
@@ -96,29 +108,33 @@ export async function runGetThroughput(opts: { quick: boolean; log: (s: string) 
   const dbUrl = `file:${path.join(dir, 'get.db')}`;
   await populate(dbUrl, prompts);
   const promptd = await startServe(dbUrl);
-  const sdk = await startSdk(prompts).catch(async (e) => {
-    await promptd.stop();
-    throw e;
-  });
+  const others: Child[] = [];
   try {
+    const sdk = await startChild('sdk-server.ts', [String(prompts), 'json']);
+    others.push(sdk.proc);
+    const sdkSse = await startChild('sdk-server.ts', [String(prompts), 'sse']);
+    others.push(sdkSse.proc);
+    const bare = await startChild('bare-server.ts', [`${promptd.base}/mcp`, String(prompts)]);
+    others.push(bare.proc);
     const a = await sample(`${promptd.base}/mcp`, promptName(7));
     const b = await sample(sdk.url, promptName(7));
-    const sameAnswer = isDeepStrictEqual(a, b);
+    const sameAnswer = isDeepStrictEqual(a, b) && isDeepStrictEqual(a, await sample(sdkSse.url, promptName(7))) && isDeepStrictEqual(a, await sample(bare.url, promptName(7)));
     if (!sameAnswer) opts.log(`  note: answers differ\n    promptd: ${JSON.stringify(a)}\n    sdk:     ${JSON.stringify(b)}`);
     const out = path.join(dir, 'get-ab.json');
-    const c = spawnTs('get-load-ab.ts', [out, String(sessions), String(sliceMs), String(pairs), String(warmupPairs), String(prompts), `${promptd.base}/mcp`, String(promptd.pid), sdk.url, String(sdk.proc.pid)]);
-    const timer = setTimeout(() => void c.stop(), (pairs + warmupPairs) * 2 * sliceMs + 120_000);
+    const targets = [`${promptd.base}/mcp`, String(promptd.pid), sdk.url, String(sdk.proc.pid), sdkSse.url, String(sdkSse.proc.pid), bare.url, String(bare.proc.pid)];
+    const c = spawnTs('get-load-ab.ts', [out, String(sessions), String(sliceMs), String(pairs), String(warmupPairs), String(prompts), ...targets]);
+    const timer = setTimeout(() => void c.stop(), (pairs + warmupPairs) * 4 * sliceMs + 120_000);
     const code = await c.exited;
     clearTimeout(timer);
     if (code !== 0) throw new Error(`get-load-ab exited with ${code}: ${c.stderr().slice(-2000)}`);
-    const r = JSON.parse(readFileSync(out, 'utf8')) as { a: Slice[]; b: Slice[]; firstError: string };
+    const r = JSON.parse(readFileSync(out, 'utf8')) as { sides: Slice[][]; firstError: string };
     if (r.firstError) opts.log(`  first error: ${r.firstError.slice(0, 300)}`);
-    const p = side(r.a);
-    const s = side(r.b);
+    const [p, s, sse, bareSide] = r.sides.map(side) as [SideResult, SideResult, SideResult, SideResult];
     const pairRatios = p.runs.map((v, i) => v / s.runs[i]!);
-    opts.log(`  promptd ${p.rps.toFixed(0)} req/s, server CPU ${p.cpuUs.toFixed(0)} µs/request (${p.errors} errors)`);
-    opts.log(`  sdk     ${s.rps.toFixed(0)} req/s, server CPU ${s.cpuUs.toFixed(0)} µs/request (${s.errors} errors)`);
-    opts.log(`  per-pair ratios: ${pairRatios.map((x) => x.toFixed(2)).join(' ')}`);
+    for (const [name, x] of [['promptd', p], ['sdk json', s], ['sdk sse', sse], ['bare http', bareSide]] as const) {
+      opts.log(`  ${name.padEnd(9)} ${x.rps.toFixed(0)} req/s, p50 ${x.p50.toFixed(2)} ms, p99 ${x.p99.toFixed(2)} ms, server CPU ${x.cpuUs.toFixed(0)} µs/request (${x.errors} errors)`);
+    }
+    opts.log(`  promptd ÷ sdk json per round: ${pairRatios.map((x) => x.toFixed(2)).join(' ')}`);
     return {
       prompts,
       sessions,
@@ -128,13 +144,17 @@ export async function runGetThroughput(opts: { quick: boolean; log: (s: string) 
       sameAnswer,
       promptd: p,
       sdk: s,
+      sdkSse: sse,
+      bare: bareSide,
       ratio: p.rps / s.rps,
+      ratioSse: p.rps / sse.rps,
+      ratioBare: p.rps / bareSide.rps,
       pairRatios,
       medianPairRatio: median(pairRatios),
       cpuRatio: s.cpuUs / p.cpuUs,
     };
   } finally {
     await promptd.stop();
-    await sdk.proc.stop();
+    for (const o of others) await o.stop();
   }
 }

@@ -2,7 +2,10 @@
 // same prompts in memory (registerPrompt, same rendered text), over the SDK's own
 // stateful Streamable HTTP transport on node:http. Runs in its own process:
 //
-//   node --import tsx bench/sdk-server.ts <prompt-count>
+//   node --import tsx bench/sdk-server.ts <prompt-count> [sse|json]
+//
+// `sse` (the transport's default) answers each POST with a one-event SSE stream;
+// `json` (enableJsonResponse: true) answers with a JSON body, the SDK's best case.
 //
 // Prints {"url": "..."} on stdout once listening on 127.0.0.1.
 import { randomUUID } from 'node:crypto';
@@ -14,6 +17,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ARG, promptDescription, promptName, renderPrompt } from './lib/fixture.js';
 
 const count = Number(process.argv[2] ?? 100);
+const enableJsonResponse = process.argv[3] === 'json';
 
 function newServer(): McpServer {
   const server = new McpServer({ name: 'sdk-baseline', version: '1.0.0' }, { capabilities: { prompts: { listChanged: true } } });
@@ -46,6 +50,7 @@ const httpServer = http.createServer(async (req, res) => {
     }
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse,
       onsessioninitialized: (id) => void transports.set(id, transport),
     });
     transport.onclose = () => {

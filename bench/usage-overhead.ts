@@ -85,10 +85,10 @@ export async function runUsageOverhead(opts: { quick: boolean; log: (s: string) 
     const code = await c.exited;
     clearTimeout(timer);
     if (code !== 0) throw new Error(`get-load-ab exited with ${code}: ${c.stderr().slice(-2000)}`);
-    const r = JSON.parse(readFileSync(out, 'utf8')) as { a: Slice[]; b: Slice[]; firstError: string };
+    const r = JSON.parse(readFileSync(out, 'utf8')) as { sides: [Slice[], Slice[]]; firstError: string };
     if (r.firstError) opts.log(`  first error: ${r.firstError.slice(0, 300)}`);
-    const a = side(r.a);
-    const b = side(r.b);
+    const a = side(r.sides[0]);
+    const b = side(r.sides[1]);
     const pairRatios = a.runs.map((v, i) => v / b.runs[i]!);
     // Stopping flushes; the rows prove the recording server really counted.
     await Promise.all([on.stop(), off.stop()]);

@@ -1,5 +1,7 @@
 // Wires one process: database → core → faces → HTTP listener.
-import { serve, type ServerType } from '@hono/node-server';
+import { createServer } from 'node:http';
+import { getRequestListener, type ServerType } from '@hono/node-server';
+import { createFastPath } from './mcp/fast-path.js';
 import type { AddressInfo } from 'node:net';
 import { migrateDatabase } from './db/create-db.js';
 import { openStore, type DbStore } from './db/store.js';
@@ -61,6 +63,11 @@ export interface ServerOptions {
   webhooks?: { allowPrivate?: boolean } & Pick<DispatcherOptions, 'pollMs' | 'timeoutMs' | 'now'>;
   /** PROMPTD_METRICS=1: GET /metrics answers anyone; otherwise only requests with an admin token (docs/metrics.md). */
   metricsOpen?: boolean;
+  /**
+   * The prompts/get fast path below Hono (src/mcp/fast-path.ts); default on.
+   * PROMPTD_MCP_FAST_PATH=off turns it off (the benchmark's comparison, and a way back).
+   */
+  mcpFastPath?: boolean;
 }
 
 /**
@@ -178,7 +185,12 @@ async function listenHttp(
   const timeouts = { ...SERVER_TIMEOUTS, ...opts.timeouts };
 
   const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port, serverOptions: { connectionsCheckingInterval: timeouts.checkIntervalMs } }, () => resolve(s));
+    // What @hono/node-server's serve() does, with the MCP prompts/get fast path in front of the app (src/mcp/fast-path.ts).
+    const fastOn = opts.mcpFastPath ?? process.env.PROMPTD_MCP_FAST_PATH !== 'off';
+    const fast = fastOn ? { ...mcp.fastPath, observe: (status: number, seconds: number) => metrics.http.request('POST', '/mcp', status, seconds) } : undefined;
+    const listener = createFastPath(() => fast, getRequestListener(app.fetch, { hostname: host }));
+    const s = createServer({ connectionsCheckingInterval: timeouts.checkIntervalMs }, listener);
+    s.listen(port, host, () => resolve(s));
     // EADDRINUSE and the like (a port taken since the CLI checked it): fail start-up with one line.
     s.once('error', (e) => {
       void mcp.closeAll();

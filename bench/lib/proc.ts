@@ -101,10 +101,10 @@ export interface Served extends Child {
 }
 
 /** `node bin/promptd.js serve` on a free port; resolves when /readyz answers 200. */
-export async function startServe(databaseUrl: string, opts: { seed?: boolean; env?: Record<string, string> } = {}): Promise<Served> {
+export async function startServe(databaseUrl: string, opts: { seed?: boolean; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<Served> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', ...(opts.seed ? [] : ['--no-seed'])], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', ...(opts.seed ? [] : ['--no-seed'])], {
     cwd: ROOT,
     // The load comes from one address with one token: per-client caps and rate limits would
     // measure refusals, not the server. Both stay on in production (docs/rate-limits.md).

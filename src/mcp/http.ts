@@ -24,6 +24,7 @@ import { callerSubject, requestSubject, rpcTooMany } from '../http/rate-limit.js
 import { observeMcpTransport } from './observe.js';
 import type { McpMetrics } from '../metrics/metrics.js';
 import { createMcpAuth, type McpAuth, type McpPrincipal } from './mcp-auth.js';
+import { fastDispatchFor, type FastDispatch, type FastPathDeps } from './fast-path.js';
 import type { McpSessionAuth } from '../core/mcp-scope.js';
 
 export interface McpHttpLogger {
@@ -89,6 +90,8 @@ export interface McpHttpApp {
   table: SessionTable;
   /** Who a session's client is and its scope (usage and audit). */
   sessionAuth(id: string): McpSessionAuth | undefined;
+  /** What src/mcp/fast-path.ts needs to answer prompts/get below Hono (the app mounted at /mcp). */
+  fastPath: FastPathDeps;
 }
 
 interface Entry {
@@ -98,6 +101,7 @@ interface Entry {
   close(): Promise<void>;
   /** Who opened the session: every later request must be the same caller. */
   auth: McpSessionAuth;
+  fast: FastDispatch;
 }
 
 /**
@@ -229,13 +233,16 @@ export function createMcpHttpApp(opts: McpHttpOptions): McpHttpApp {
     });
     // Set before connect(): the SDK chains it with its own close handling.
     transport.onclose = () => {
+      entry.fast.closed();
       if (transport.sessionId) {
         sessions.delete(transport.sessionId);
         table.remove(transport.sessionId);
       }
     };
     const server = createMcpServer({ ...serverOptions, label, auth, transport: 'http' });
-    const entry: Entry = { transport, principal: principal.id, close: () => server.close(), auth };
+    // Before connect: shaping and metrics wrap send after it, so fast answers pass through them.
+    const fast = fastDispatchFor(transport);
+    const entry: Entry = { transport, principal: principal.id, close: () => server.close(), auth, fast };
     try {
       await connectMcpServer(server, transport, core);
       if (opts.metrics) observeMcpTransport(transport, opts.metrics, { transport: 'streamable_http', label });
@@ -304,8 +311,16 @@ export function createMcpHttpApp(opts: McpHttpOptions): McpHttpApp {
     }
   });
 
+  const fastPath: FastPathDeps = {
+    hosts,
+    admission,
+    session: (id) => sessions.get(id),
+    touch: (id) => table.touch(id, true),
+  };
+
   return {
     app,
+    fastPath,
     legacyApp: legacy.app,
     table,
     sessionAuth: (id: string) => sessions.get(id)?.auth ?? legacy.sessionAuth(id),

@@ -5,6 +5,12 @@ import type { Context } from 'hono';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Bodies the fast path (src/mcp/fast-path.ts) already read before handing a request
+ * to the Hono app: the parsed JSON, or why it could not be had.
+ */
+export const preRead = new WeakMap<IncomingMessage, { body: unknown } | { error: 'parse' | 'too-large' | 'read' }>();
+
 export function rpcError(c: Context, status: 400 | 401 | 403 | 404 | 413 | 429 | 503, code: number, message: string, headers: Record<string, string> = {}) {
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, headers);
 }
@@ -29,6 +35,13 @@ export function holdsRequest(body: unknown): boolean {
  */
 export function readJsonBody(c: Context): Promise<{ body: unknown } | { refused: Response }> | undefined {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const early = incoming && preRead.get(incoming);
+  if (early) {
+    if ('body' in early) return Promise.resolve(early);
+    if (early.error === 'parse') return Promise.resolve({ refused: rpcError(c, 400, -32700, 'Parse error: Invalid JSON') });
+    if (early.error === 'too-large') return Promise.resolve({ refused: rpcError(c, 413, -32000, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`) });
+    return Promise.resolve({ refused: rpcError(c, 400, -32000, 'Bad Request: the request body could not be read') });
+  }
   if (!incoming || c.req.method !== 'POST' || incoming.readableDidRead || incoming.readableEnded) return undefined;
   if (!(c.req.header('content-type') ?? '').includes('application/json')) return undefined;
   if (Number(c.req.header('content-length')) > MAX_BODY_BYTES) return undefined;
