@@ -1,7 +1,11 @@
 // Bench: generates 10,000 prompt files and times `promptd import` into a fresh SQLite
 // database, then a second import of the same files (everything unchanged).
 //
-//   npm run build:server && npx tsx bench/import-10k.ts [count] [--in-process] [--keep]
+//   npm run build:server && npx tsx bench/import-10k.ts [count] [--in-process] [--keep] [--postgres] [--library DIR]
+//
+// --postgres imports into a throwaway PostgreSQL database (PROMPTD_BENCH_PG_URL);
+// --library DIR reuses a generated library. On a shared machine wall time follows
+// the load; /usr/bin/time around `promptd import` gives CPU time too (bench/history.md).
 //
 // --in-process calls the importer directly instead of spawning bin/promptd.js (to
 // profile it, or when the CLI cannot be built).
@@ -10,10 +14,13 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTempPg } from './lib/pg.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const count = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 10_000);
 const inProcess = process.argv.includes('--in-process');
+const onPg = process.argv.includes('--postgres');
+const libArg = process.argv.indexOf('--library');
 
 function generate(dir: string, n: number): void {
   mkdirSync(path.join(dir, 'prompts'), { recursive: true });
@@ -60,6 +67,7 @@ async function timeImport(dir: string, dbUrl: string): Promise<number> {
     const res = spawnSync(process.execPath, [path.join(root, 'bin/promptd.js'), '--database-url', dbUrl, 'import', dir, '--activate', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
     if (res.status !== 0) throw new Error(`promptd import exited ${res.status}: ${res.stdout}`);
     process.stdout.write(`  ${res.stdout.trim()}\n`);
+
   }
   return (performance.now() - t0) / 1000;
 }
@@ -69,12 +77,16 @@ if (!inProcess && !existsSync(path.join(root, 'dist/cli/main.js'))) {
   process.exit(2);
 }
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'pd-bench-'));
-const lib = path.join(tmp, 'library');
-let t0 = performance.now();
-generate(lib, count);
-console.log(`generated ${count} prompt files in ${((performance.now() - t0) / 1000).toFixed(1)} s (${lib})`);
+const lib = libArg > 0 ? path.resolve(process.argv[libArg + 1]!) : path.join(tmp, 'library');
+if (libArg < 0) {
+  const t0 = performance.now();
+  generate(lib, count);
+  console.log(`generated ${count} prompt files in ${((performance.now() - t0) / 1000).toFixed(1)} s (${lib})`);
+}
 
-const dbUrl = `file:${path.join(tmp, 'bench.db')}`;
+const pg = onPg ? await createTempPg() : null;
+if (onPg && !pg) throw new Error('no PostgreSQL at PROMPTD_BENCH_PG_URL');
+const dbUrl = pg ? pg.url : `file:${path.join(tmp, 'bench.db')}`;
 const { migrateDatabase } = await import('../src/db/create-db.js');
 await migrateDatabase(dbUrl);
 
@@ -82,4 +94,5 @@ const first = await timeImport(lib, dbUrl);
 console.log(`import into an empty database: ${first.toFixed(1)} s, ${Math.round(count / first)} prompts/s (${inProcess ? 'in process' : 'promptd import, incl. process start'})`);
 const second = await timeImport(lib, dbUrl);
 console.log(`re-import, all unchanged:      ${second.toFixed(1)} s, ${Math.round(count / second)} prompts/s`);
+await pg?.drop();
 if (!process.argv.includes('--keep')) rmSync(tmp, { recursive: true, force: true });

@@ -2,8 +2,7 @@
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
 import { normaliseDatabaseUrl } from '../db/create-db.js';
-import { openStore } from '../db/store.js';
-import { createCore, type Core } from '../core/index.js';
+import type { Core } from '../core/index.js';
 import { prepareDatabase, type Access, type PreparedDatabase } from './open-database.js';
 
 export function configFrom(cmd: Command, extra: Partial<Config> = {}): Config {
@@ -27,6 +26,8 @@ export async function openDatabase(cmd: Command, config: Config, access: Access,
 export async function withCore<T>(cmd: Command, access: Access, fn: (core: Core, config: Config, db: PreparedDatabase) => Promise<T>): Promise<T> {
   const config = configFrom(cmd);
   const db = await openDatabase(cmd, config, access);
+  // Loaded on first use: `promptd --help` and the commands that open no core start without them.
+  const [{ openStore }, { createCore }] = await Promise.all([import('../db/store.js'), import('../core/index.js')]);
   const core = await createCore({ store: await openStore(config.databaseUrl, { sqlite: db.sqlite }), adminToken: config.adminToken });
   try {
     return await fn(core, config, db);

@@ -1,7 +1,7 @@
 // The MCP face's options, shared by `serve` (HTTP) and `mcp` (stdio): page size and
 // the tools face. Flags win over the environment; a bad value is a usage error.
 import type { Command } from 'commander';
-import { MAX_PAGE_SIZE } from '../mcp/server.js';
+import { MAX_PAGE_SIZE } from '../mcp/page-size.js';
 import { UsageError } from './output.js';
 
 export interface McpFaceOptions {

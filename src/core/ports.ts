@@ -416,6 +416,31 @@ export interface PoolStats {
 /** Which database a store runs on, as reported by /admin/v1/server-info (never branched on in core). */
 export type DatabaseKind = 'sqlite' | 'postgresql';
 
+/** What an import read from one prompt file (src/core/services/import-hashes.ts). */
+export interface ImportHashRow {
+  /** relative to the library root, `/`-separated */
+  file: string;
+  hash: string;
+  /** media files the prompt file names, relative to the root */
+  deps: string[];
+  promptId: number;
+  name: string;
+  /** the prompt's revision right after the import */
+  revision: number;
+}
+
+/** A prompt's identity and how far it has moved, for the import hashes. */
+export interface PromptRevision {
+  id: number;
+  revision: number;
+  latestVersion: number;
+}
+
+/** A recorded row with its prompt as it is now (absent: purged, soft-deleted or renamed). */
+export interface ImportHashState extends ImportHashRow {
+  current?: PromptRevision;
+}
+
 export interface Store {
   /** For /readyz and server-info. */
   readonly kind: DatabaseKind;
@@ -444,6 +469,12 @@ export interface Store {
   readSetting(key: string): Promise<string | undefined>;
   /** Stores `value` under `key`, replacing any earlier value. */
   writeSetting(key: string, value: string): Promise<void>;
+  /** The import hashes recorded for a library root (absolute path). */
+  loadImportHashes(root: string): Promise<ImportHashState[]>;
+  /** Live prompts' ids, revisions and latest version numbers, by name (missing names absent). */
+  promptRevisions(names: string[]): Promise<Map<string, PromptRevision>>;
+  /** Replaces the rows of these files (one transaction) and deletes the rows of `drop`. */
+  saveImportHashes(root: string, rows: ImportHashRow[], drop: string[]): Promise<void>;
   /** Resolves when the database answers. */
   ping(): Promise<void>;
   /** The connection pool's counts, or null for a database without a pool (SQLite). */

@@ -14,6 +14,7 @@ import { webhookRepository } from './repositories/webhooks-repo.js';
 import { usageRepository } from './repositories/usage-repo.js';
 import { servedSource } from './repositories/served-repo.js';
 import { readOrCreateSetting } from './repositories/settings-repo.js';
+import { loadImportHashes, promptRevisions, saveImportHashes } from './repositories/import-hashes-repo.js';
 import { createWriteQueue, writeTx, type WriteTxOptions } from './repositories/tx.js';
 
 export function repositories(tx: Tx, dialect: Dialect): Repositories {
@@ -60,6 +61,12 @@ export function createStore(db: Db, opts: WriteTxOptions & { readOnly?: boolean 
     },
     async writeSetting(key, value) {
       await db.prisma.setting.upsert({ where: { key }, create: { key, value }, update: { value } });
+    },
+    loadImportHashes: (root) => loadImportHashes(db.prisma, root),
+    promptRevisions: (names) => promptRevisions(db.prisma, names),
+    async saveImportHashes(root, rows, drop) {
+      if (opts.readOnly || (!rows.length && !drop.length)) return;
+      await queue(() => writeTx(db, (tx) => saveImportHashes(tx, root, rows, drop), opts));
     },
     async ping() {
       await db.prisma.$queryRawUnsafe('SELECT 1');

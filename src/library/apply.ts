@@ -3,7 +3,8 @@
 // activation commit together or not at all, and one failing file never blocks the rest.
 import { isDomainError, type Actor, type Core, type FieldError, type ResourceInput, type ResourceTemplateInput } from '../core/index.js';
 import { planImport, type ImportPlan, type PlanOptions, type PromptPlanItem, type ResourcePlanItem } from './plan.js';
-import { readLibrary } from './read-library.js';
+import { libraryRoot, readLibrary, type ParsedLibrary } from './read-library.js';
+import { importSalt } from './import-hashes.js';
 import type { ReadLimits } from './safe-read.js';
 
 export interface ImportOptions extends PlanOptions, ReadLimits {
@@ -14,6 +15,8 @@ export interface ImportOptions extends PlanOptions, ReadLimits {
   onProgress?: (done: number, total: number, phase: ImportPhase) => void;
   /** all prompt writes in one transaction: one failure leaves every prompt unwritten */
   atomic?: boolean;
+  /** parse every file, even those the last import read unchanged (the hashes are still recorded) */
+  reparse?: boolean;
 }
 
 export type ImportPhase = 'reading' | 'planning' | 'writing';
@@ -104,12 +107,40 @@ export async function applyPlan(core: Core, plan: ImportPlan, opts: ImportOption
 
 /** Reads, plans and (unless dryRun) applies one library directory or prompt file. */
 export async function importLibrary(core: Core, target: string, opts: ImportOptions = {}): Promise<ImportReport> {
-  const lib = readLibrary(target, { maxFileBytes: opts.maxFileBytes, maxTotalBytes: opts.maxTotalBytes }, opts.onProgress && ((d, t) => opts.onProgress!(d, t, 'reading')));
+  const { root } = libraryRoot(target);
+  const recorded = await core.importHashes.load(root);
+  const salt = importSalt(opts);
+  const lib = readLibrary(target, { maxFileBytes: opts.maxFileBytes, maxTotalBytes: opts.maxTotalBytes }, opts.onProgress && ((d, t) => opts.onProgress!(d, t, 'reading')),
+    { salt, unchanged: opts.reparse ? new Map() : recorded.unchanged });
   opts.onProgress?.(0, lib.prompts.length, 'planning');
   const plan = await planImport(core, lib, opts);
   if (opts.dryRun) {
     const counts = countPlan(plan);
     return { ...plan, dryRun: true, counts, failed: counts.errors > 0 };
   }
-  return applyPlan(core, plan, opts);
+  const report = await applyPlan(core, plan, opts);
+  await recordHashes(core, lib, report, recorded.files);
+  return report;
+}
+
+/** What this import read, for the next one; the rows of failed and vanished files go. */
+async function recordHashes(core: Core, lib: ParsedLibrary, report: ImportReport, recorded: Set<string>): Promise<void> {
+  const byFile = new Map(lib.prompts.map((p) => [p.file, p]));
+  const sources = [];
+  const drop: string[] = [];
+  for (const item of report.prompts) {
+    const source = byFile.get(item.file)?.source;
+    if (item.action === 'error' || !item.name) {
+      if (recorded.has(item.file)) drop.push(item.file);
+    } else if (source) {
+      const latest = item.creates?.length ? item.creates.at(-1)! : item.latest!;
+      sources.push({ file: item.file, name: item.name, latest, ...source });
+    }
+  }
+  // A directory import saw every file: rows of files that are gone (deleted, renamed) go too.
+  if (lib.files) {
+    const present = new Set(lib.files);
+    for (const f of recorded) if (!present.has(f)) drop.push(f);
+  }
+  await core.importHashes.record(lib.root, sources, drop);
 }

@@ -235,6 +235,8 @@ export async function planImport(core: Core, lib: ParsedLibrary, opts: PlanOptio
     if (errors.length) prompts.push({ file: p.file, name: p.name, action: 'error', errors });
     else prompts.push({ ...(p.history ? planHistory : planSingle)(p, states.get(p.name), opts), ...(p.tags ? { tags: p.tags } : {}) });
   }
+  // Read before with the same bytes and untouched since (import-hashes.ts): nothing to do.
+  for (const u of lib.unchanged ?? []) prompts.push({ file: u.file, name: u.name, action: 'unchanged', latest: u.latest });
   prompts.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { root: lib.root, resources, prompts };
 }

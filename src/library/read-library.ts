@@ -15,6 +15,7 @@ import {
 } from './format.js';
 import { mergeFieldErrors, semanticErrorsOf } from '../core/validate-version.js';
 import { createLibraryReader, FileError, type LibraryReader, type ReadLimits } from './safe-read.js';
+import { sourceHash, type SkipSources } from './import-hashes.js';
 
 export interface ParsedPrompt {
   /** path shown in reports, relative to the library root: `prompts/x.yaml` */
@@ -33,6 +34,8 @@ export interface ParsedPrompt {
   labels?: Record<string, number>;
   /** The prompt's tags (`tags:`); absent when the file names none, and the prompt's stay as they are. */
   tags?: string[];
+  /** what was read, for the import hashes (import-hashes.ts): the hash and the media files the file names */
+  source?: { hash: string; deps: string[] };
 }
 
 export interface FileProblem {
@@ -46,6 +49,10 @@ export interface ParsedLibrary {
   resources: { at: string; input: ResourceInput }[];
   templates: { at: string; input: ResourceTemplateInput }[];
   problems: FileProblem[];
+  /** files not parsed because the last import read the same bytes and the prompt has not moved since */
+  unchanged?: { file: string; name: string; latest: number }[];
+  /** every prompt file looked at (directory imports), for dropping the hashes of files that are gone */
+  files?: string[];
 }
 
 export const MANIFEST = 'resources.yaml';
@@ -124,7 +131,7 @@ function salvageVersion(fv: unknown, media: (m: InlineMediaFile) => string): unk
   return { arguments: v.arguments, messages };
 }
 
-function parsePromptFile(reader: LibraryReader, shown: string): ParsedPrompt {
+function parsePromptFile(reader: LibraryReader, shown: string, deps: string[] = []): ParsedPrompt {
   const raw = parseYaml(reader.read(shown, '(file)').toString('utf8'));
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new FileError([{ path: '(file)', message: 'expected a mapping with name and messages' }]);
   const history = 'versions' in raw;
@@ -143,7 +150,10 @@ function parsePromptFile(reader: LibraryReader, shown: string): ParsedPrompt {
   const versions: ParsedPrompt['versions'] = [];
   fileVersions.forEach((fv, i) => {
     const prefix = history ? `versions[${i}].` : '';
-    const media = (m: InlineMediaFile) => reader.read(m.file, `${prefix}messages`).toString('base64');
+    const media = (m: InlineMediaFile) => {
+      deps.push(m.file);
+      return reader.read(m.file, `${prefix}messages`).toString('base64');
+    };
     let candidate: Record<string, unknown>;
     try {
       candidate = toVersionInput(fv, media);
@@ -219,11 +229,21 @@ function readManifest(reader: LibraryReader, lib: ParsedLibrary): void {
  * (safe-read.ts): no symlinks, only regular files, size caps from `limits`.
  * `onFile` hears about each prompt file read (import progress).
  */
-export function readLibrary(target: string, limits: ReadLimits = {}, onFile?: (done: number, total: number) => void): ParsedLibrary {
+/** The library root of `target` (a library directory, or a prompt file in it). */
+export function libraryRoot(target: string): { root: string; isFile: boolean } {
   const abs = path.resolve(target);
   if (!existsSync(abs)) throw new Error(`${target}: no such file or directory`);
   const isFile = statSync(abs).isFile();
-  const root = isFile ? (path.basename(path.dirname(abs)) === 'prompts' ? path.dirname(path.dirname(abs)) : path.dirname(abs)) : abs;
+  return { root: isFile ? (path.basename(path.dirname(abs)) === 'prompts' ? path.dirname(path.dirname(abs)) : path.dirname(abs)) : abs, isFile };
+}
+
+/**
+ * `skip`: files the last import read (import-hashes.ts); one whose bytes (and media
+ * files) hash the same is listed in `unchanged` instead of being parsed.
+ */
+export function readLibrary(target: string, limits: ReadLimits = {}, onFile?: (done: number, total: number) => void, skip?: SkipSources): ParsedLibrary {
+  const abs = path.resolve(target);
+  const { root, isFile } = libraryRoot(target);
   const lib: ParsedLibrary = { root, prompts: [], resources: [], templates: [], problems: [] };
   const reader = createLibraryReader(root, limits);
 
@@ -244,10 +264,22 @@ export function readLibrary(target: string, limits: ReadLimits = {}, onFile?: (d
     }
   }
 
+  if (!isFile) lib.files = files;
+  // The manifest decides what prompts validate against: a changed one re-parses every file.
+  const salt = skip && `${skip.salt}\0${reader.probe(MANIFEST) === 'file' ? sourceHash('', MANIFEST, readOrEmpty(reader, MANIFEST), []) : ''}`;
   const seen = new Map<string, string>();
   for (const [i, shown] of files.entries()) {
     try {
-      const p = parsePromptFile(reader, shown);
+      const known = skip?.unchanged.get(shown);
+      if (known && salt !== undefined && !seen.has(known.name) && hashOf(reader, salt, shown, known.deps) === known.hash) {
+        seen.set(known.name, shown);
+        (lib.unchanged ??= []).push({ file: shown, name: known.name, latest: known.latest });
+        onFile?.(i + 1, files.length);
+        continue;
+      }
+      const deps: string[] = [];
+      const p = parsePromptFile(reader, shown, deps);
+      if (salt !== undefined) p.source = { hash: hashOf(reader, salt, shown, deps)!, deps };
       const dup = seen.get(p.name);
       if (dup) throw new FileError([{ path: 'name', message: `prompt "${p.name}" is also defined in ${dup}` }]);
       seen.set(p.name, shown);
@@ -259,4 +291,23 @@ export function readLibrary(target: string, limits: ReadLimits = {}, onFile?: (d
     onFile?.(i + 1, files.length);
   }
   return lib;
+}
+
+function readOrEmpty(reader: LibraryReader, rel: string): Buffer {
+  try {
+    return reader.read(rel, '(file)');
+  } catch (e) {
+    if (e instanceof FileError) return Buffer.alloc(0);
+    throw e;
+  }
+}
+
+/** The file's hash with its media files; undefined when one cannot be read (then the file is parsed and reports it). */
+function hashOf(reader: LibraryReader, salt: string, shown: string, deps: string[]): string | undefined {
+  try {
+    return sourceHash(salt, shown, reader.read(shown, '(file)'), deps.map((d) => [d, reader.read(d, '(file)')] as const));
+  } catch (e) {
+    if (e instanceof FileError) return undefined;
+    throw e;
+  }
 }

@@ -67,7 +67,7 @@ export function createLibraryReader(root: string, limits: ReadLimits = {}): Libr
   const maxTotal = limits.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
   // The root is the user's choice (it may itself sit behind a link, e.g. /tmp on macOS);
   // everything below it is the library's content and is held to the rules above.
-  const realRoot = realpathSync(root);
+  const realRoot = realpathSync.native(root);
   const cache = new Map<string, Buffer>();
   let total = 0;
 
@@ -91,7 +91,8 @@ export function createLibraryReader(root: string, limits: ReadLimits = {}): Libr
   }
 
   function contained(abs: string, shown: string, field: string): void {
-    const real = realpathSync(abs);
+    // The system's realpath(3): one call, where the JavaScript one lstats every component (a third of reading 10,000 files).
+    const real = realpathSync.native(abs);
     if (real !== realRoot && !real.startsWith(realRoot + path.sep)) throw new FileError([{ path: field, message: `${shown} resolves outside the library directory` }]);
   }
 

@@ -19,6 +19,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Core } from '../core/index.js';
+import { MAX_PAGE_SIZE } from './page-size.js';
 import { scopedView, type ServedPrompt } from '../core/catalog.js';
 import type { McpSessionAuth } from '../core/mcp-scope.js';
 import { isSafeIconSrc } from '../core/uri-schemes.js';
@@ -34,7 +35,7 @@ import { PRODUCTION } from '../core/schemas.js';
 export const SERVER_NAME = 'promptd';
 export const SERVER_VERSION = '0.1.0';
 export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 1000;
+export { MAX_PAGE_SIZE };
 /** resources/subscribe entries one session may hold (PROMPTD_MCP_MAX_SUBSCRIPTIONS). */
 export const DEFAULT_MAX_SUBSCRIPTIONS = 100;
 

@@ -23,6 +23,7 @@ interface ImportFlags {
   maxTotalSize?: number;
   format?: FormatId | 'auto';
   continueOnError?: boolean;
+  reparse?: boolean;
 }
 
 function sizeOption(flag: string, what: string, def: number): Option {
@@ -173,10 +174,12 @@ export function registerLibrary(program: Command): void {
     .addOption(sizeOption('--max-total-size', 'refuse files once all files read together exceed this', DEFAULT_MAX_TOTAL_BYTES))
     .addOption(formatOption(true))
     .option('--continue-on-error', 'with --format: import the files that are fine, one transaction each, and report the others')
+    .option('--reparse', 'parse and compare every file, even those read unchanged by the last import')
     .addHelpText('after', `
 A prompt gets a new version only when its content (title, description, icons,
 arguments, messages) differs from its latest version, so importing twice changes
-nothing. Each prompt file is written atomically; an invalid file is reported with
+nothing. A file whose bytes (and media files) are those the last import of the
+same library read, whose prompt nobody changed since, is not parsed again. Each prompt file is written atomically; an invalid file is reported with
 its field and skipped, the rest still applies, and the exit code is 1.
 
 Only regular files inside the library are read: symbolic links (to anything),
@@ -224,6 +227,7 @@ Examples:
             onProgress: bar.update,
             maxFileBytes: flags.maxFileSize,
             maxTotalBytes: flags.maxTotalSize,
+            reparse: flags.reparse,
           });
         } finally {
           bar.done();

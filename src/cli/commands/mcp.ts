@@ -1,10 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { configFrom, note, openDatabase } from '../context.js';
-import { openStore } from '../../db/store.js';
 import { sqliteFileOf } from '../../db/create-db.js';
-import { createCore } from '../../core/index.js';
-import { runStdio } from '../../mcp/stdio.js';
 import { addMcpFaceOptions, mcpFaceOptions } from '../mcp-face-options.js';
 import { isDomainError } from '../../core/errors.js';
 import { UsageError } from '../output.js';
@@ -41,6 +38,7 @@ VS Code's file names the map "servers" (--print-config vscode).`,
         return;
       }
       const db = await openDatabase(cmd, config, 'read', { quiet: true, missingHint: ' in the client config (`promptd mcp --print-config` prints the entry)' });
+      const [{ openStore }, { createCore }, { runStdio }] = await Promise.all([import('../../db/store.js'), import('../../core/index.js'), import('../../mcp/stdio.js')]);
       const core = await createCore({ store: await openStore(config.databaseUrl, { sqlite: db.sqlite }) });
       try {
         await core.catalog.open(opts.label);

@@ -3,12 +3,9 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { configFrom, openDatabase } from '../context.js';
 import { parsePort } from '../../config.js';
-import { UnauthenticatedMcpError } from '../../mcp/mcp-auth.js';
 import { checkPortFree } from '../../port-check.js';
-import { startServer } from '../../server.js';
-import { createLogger } from '../../logger.js';
 import { addMcpFaceOptions, mcpFaceOptions } from '../mcp-face-options.js';
-import { watchDirectory, type SyncWatcher } from '../../library/sync-watch.js';
+import type { SyncWatcher } from '../../library/sync-watch.js';
 import { syncLines } from './sync.js';
 
 export function registerServe(program: Command): void {
@@ -26,6 +23,10 @@ export function registerServe(program: Command): void {
       const config = configFrom(cmd, { ...(opts.host ? { host: opts.host } : {}), ...(opts.port !== undefined ? { port: opts.port } : {}) });
       await checkPortFree(config.host, config.port);
       await openDatabase(cmd, config, 'create');
+      // Loaded here, not at start: every other command (an import) starts without the server's modules.
+      const [{ startServer }, { createLogger }, { UnauthenticatedMcpError }, { watchDirectory }] = await Promise.all([
+        import('../../server.js'), import('../../logger.js'), import('../../mcp/mcp-auth.js'), import('../../library/sync-watch.js'),
+      ]);
       const logger = createLogger(config.logLevel);
       let server: Awaited<ReturnType<typeof startServer>>;
       try {
