@@ -351,7 +351,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       return () => listeners.delete(fn);
     },
     /** What is held in memory, for benchmarks and diagnostics. */
-    stats: () => ({ views: views.size, versions: entries.size, parsed: parsed.size }),
+    stats: () => ({ views: views.size, versions: entries.size, parsed: parsed.size, listeners: listeners.size }),
     size: () => production.size(),
     list: (opts: { cursor?: string; limit: number }) => production.list(opts),
     find: (name: string) => production.find(name),
