@@ -9,6 +9,10 @@ import { createTempPg } from './lib/pg.js';
 import { tempDir, removeTempDirs } from './lib/proc.js';
 import { median } from './lib/stats.js';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { connectMcpServer, createMcpServer } from '../src/mcp/server.js';
+import { percentile } from './lib/stats.js';
 
 const N = Number(process.argv[2] ?? 100_000);
 const RUNS = Number(process.argv[3] ?? 7);
@@ -68,6 +72,34 @@ async function measure(kind: string, url: string) {
   return rows;
 }
 
+/** The MCP list_prompts tool (the served catalog in memory), through the SDK's Client in memory. */
+async function measureTool(url: string) {
+  const store = await openStore(url);
+  const core = await createCore({ store, purgeIntervalMs: 0 });
+  await core.catalog.ready();
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const server = createMcpServer({ core, log: () => {} });
+  await connectMcpServer(server, serverSide, core);
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(clientSide);
+  const rows: string[] = [];
+  for (const query of ['zq', 'Z', 'review', 'number 4242', 'p-0999']) {
+    for (let w = 0; w < 5; w++) await client.callTool({ name: 'list_prompts', arguments: { query } });
+    const times: number[] = [];
+    let hits = 0;
+    for (let r = 0; r < 100; r++) {
+      const t0 = performance.now();
+      const res = await client.callTool({ name: 'list_prompts', arguments: { query } });
+      times.push(performance.now() - t0);
+      hits = (res.structuredContent as { prompts: unknown[] }).prompts.length;
+    }
+    rows.push(`| MCP list_prompts (served catalog) | query=${query} | ${hits} on the page | ${median(times).toFixed(2)} ms | p99 ${percentile(times, 99).toFixed(2)} ms |`);
+  }
+  await client.close();
+  await core.close();
+  return rows;
+}
+
 const out = [`| database | query (page of 50 + total) | total | median of ${RUNS} | slowest |`, '|---|---|---|---|---|'];
 const dir = tempDir();
 const sqliteUrl = `file:${path.join(dir, 'search.db')}`;
@@ -82,6 +114,7 @@ await populate(sqliteUrl, N);
   await store.close();
 }
 out.push(...(await measure('SQLite', sqliteUrl)));
+out.push(...(await measureTool(sqliteUrl)));
 const pg = await createTempPg();
 if (pg) {
   try {

@@ -106,10 +106,15 @@ async function mcpClient(k: number): Promise<void> {
 async function restClient(): Promise<void> {
   while (!stopping) {
     const q = ['', 'review', 'zq', 'p-00', 'e'][rand(5)];
-    const r = await fetch(`${s.base}/admin/v1/prompts?limit=50${q ? `&q=${q}` : ''}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-    await r.arrayBuffer();
-    if (!r.ok) counts.errors++;
-    counts.restLists++;
+    try {
+      const r = await fetch(`${s.base}/admin/v1/prompts?limit=50${q ? `&q=${q}` : ''}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      await r.arrayBuffer();
+      if (!r.ok) counts.errors++;
+      counts.restLists++;
+    } catch (e) {
+      counts.errors++;
+      if (counts.errors < 5) log(`rest: ${(e as Error).message}`);
+    }
     await sleep(20);
   }
 }
