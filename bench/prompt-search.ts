@@ -1,6 +1,6 @@
 // The admin prompt list at 100,000 prompts (issue 22.3): one page (limit 50) plus the
 // total count with the same filter, through core.prompts.list, on SQLite and PostgreSQL.
-// Not part of `npm run bench`; run by hand: `npx tsx bench/prompt-search.ts [n]`.
+// Not part of `npm run bench`; run by hand: `npx tsx bench/prompt-search.ts [n] [runs] [sqlite]`.
 import { migrateDatabase } from '../src/db/create-db.js';
 import { openStore } from '../src/db/store.js';
 import { createCore } from '../src/core/index.js';
@@ -113,9 +113,9 @@ await populate(sqliteUrl, N);
   await store.db.prisma.$executeRawUnsafe('ANALYZE');
   await store.close();
 }
-out.push(...(await measure('SQLite', sqliteUrl)));
+if (!process.env.SEARCH_ONLY_TOOL) out.push(...(await measure('SQLite', sqliteUrl)));
 out.push(...(await measureTool(sqliteUrl)));
-const pg = await createTempPg();
+const pg = process.argv[4] === 'sqlite' ? undefined : await createTempPg();
 if (pg) {
   try {
     await populatePg(pg.url, N);
