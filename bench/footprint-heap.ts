@@ -13,7 +13,8 @@ const snapshot = process.argv.includes('--snapshot');
 const MiB = (b: number) => (b / 1024 / 1024).toFixed(1);
 const dbUrl = `file:${path.join(tempDir(), 'footprint.db')}`;
 await populate(dbUrl, N);
-const s = await startServe(dbUrl, { env: { PROMPTD_BENCH_STATS: '1' } });
+// A long wait for /readyz: on a loaded shared machine the 100k catalog load has taken over 2 min.
+const s = await startServe(dbUrl, { env: { PROMPTD_BENCH_STATS: '1' }, readyTimeoutMs: 600_000 });
 const ready = rssOf(s.pid).rss;
 const session = new RawSession(new URL(`${s.base}/mcp`));
 await session.open();
