@@ -1,6 +1,6 @@
 // The admin prompt list at 100,000 prompts (issue 22.3): one page (limit 50) plus the
 // total count with the same filter, through core.prompts.list, on SQLite and PostgreSQL.
-// Not part of `npm run bench`; run by hand: `npx tsx bench/prompt-search.ts [n]`.
+// Not part of `npm run bench`; run by hand: `npx tsx bench/prompt-search.ts [n] [runs] [sqlite]`.
 import { migrateDatabase } from '../src/db/create-db.js';
 import { openStore } from '../src/db/store.js';
 import { createCore } from '../src/core/index.js';
@@ -9,8 +9,13 @@ import { createTempPg } from './lib/pg.js';
 import { tempDir, removeTempDirs } from './lib/proc.js';
 import { median } from './lib/stats.js';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { connectMcpServer, createMcpServer } from '../src/mcp/server.js';
+import { percentile } from './lib/stats.js';
 
 const N = Number(process.argv[2] ?? 100_000);
+const RUNS = Number(process.argv[3] ?? 7);
 const CASES: [string, Parameters<Awaited<ReturnType<typeof createCore>>['prompts']['list']>[0]][] = [
   ['no filter, sort=name', {}],
   ['no filter, sort=updated', { sort: 'updated' }],
@@ -22,10 +27,13 @@ const CASES: [string, Parameters<Awaited<ReturnType<typeof createCore>>['prompts
   ['q=common (template text, every prompt)', { q: 'severity' }],
   ['q=absent (no hits)', { q: 'zqxj' }],
   ['q=absent, 2 chars', { q: 'zq' }],
+  ['q=absent, 1 char', { q: 'Z' }],
+  ['q=common, 2 chars', { q: 'Ev' }],
+  ['q=rare, 2 chars, sort=updated', { q: '#7', sort: 'updated' }],
 ];
 
-// Same layout as the migration's backfill (name, title, description, message text).
-const BACKFILL_SQLITE = `UPDATE "Prompt" SET "searchText" = "name" || char(10) || COALESCE((SELECT COALESCE(v."title", '') || char(10) || COALESCE(v."description", '') || char(10) || COALESCE((SELECT group_concat(m."text", char(10)) FROM "PromptMessage" m WHERE m."versionId" = v."id"), '') FROM "PromptVersion" v WHERE v."promptId" = "Prompt"."id" AND v."number" = "Prompt"."latestVersion"), '')`;
+// Same layout as the migrations' backfill (name, title, description, message text, lowercased).
+const BACKFILL_SQLITE = `UPDATE "Prompt" SET "searchText" = lower("name" || char(10) || COALESCE((SELECT COALESCE(v."title", '') || char(10) || COALESCE(v."description", '') || char(10) || COALESCE((SELECT group_concat(m."text", char(10)) FROM "PromptMessage" m WHERE m."versionId" = v."id"), '') FROM "PromptVersion" v WHERE v."promptId" = "Prompt"."id" AND v."number" = "Prompt"."latestVersion"), ''))`;
 
 async function populatePg(url: string, n: number) {
   await migrateDatabase(url);
@@ -38,7 +46,7 @@ async function populatePg(url: string, n: number) {
   await q(`INSERT INTO "PromptMessage" ("id","versionId","position","role","type","text") SELECT i, i, 0, 'user', 'text', ${template} FROM generate_series(1, ${n}) i`);
   await q(`UPDATE "Prompt" SET "activeVersionId" = "id" WHERE "id" % 10 <> 0`); // every 10th inactive
   await q(`INSERT INTO "PromptLabel" ("promptId","name","versionId","updatedAt") SELECT i, 'production', i, now() FROM generate_series(1, ${n}) i WHERE i % 10 <> 0`);
-  await q(`UPDATE "Prompt" p SET "searchText" = p."name" || chr(10) || chr(10) || v."description" || chr(10) || m."text" FROM "PromptVersion" v JOIN "PromptMessage" m ON m."versionId" = v."id" WHERE v."promptId" = p."id"`);
+  await q(`UPDATE "Prompt" p SET "searchText" = lower(p."name" || chr(10) || chr(10) || v."description" || chr(10) || m."text") FROM "PromptVersion" v JOIN "PromptMessage" m ON m."versionId" = v."id" WHERE v."promptId" = p."id"`);
   for (const t of ['Prompt', 'PromptVersion', 'PromptMessage', 'PromptLabel']) await q(`SELECT setval(pg_get_serial_sequence('"${t}"', 'id'), (SELECT max("id") FROM "${t}"))`);
   await q('ANALYZE');
   await store.close();
@@ -52,19 +60,47 @@ async function measure(kind: string, url: string) {
     await core.prompts.list({ ...opts, limit: 50 }); // warm
     const times: number[] = [];
     let total = 0;
-    for (let r = 0; r < 7; r++) {
+    for (let r = 0; r < RUNS; r++) {
       const t0 = performance.now();
       const page = await core.prompts.list({ ...opts, limit: 50 });
       times.push(performance.now() - t0);
       total = page.total;
     }
-    rows.push(`| ${kind} | ${what} | ${total.toLocaleString('en')} | ${median(times).toFixed(1)} ms |`);
+    rows.push(`| ${kind} | ${what} | ${total.toLocaleString('en')} | ${median(times).toFixed(1)} ms | ${Math.max(...times).toFixed(1)} ms |`);
   }
   await core.close();
   return rows;
 }
 
-const out = ['| database | query (page of 50 + total) | total | median of 7 |', '|---|---|---|---|'];
+/** The MCP list_prompts tool (the served catalog in memory), through the SDK's Client in memory. */
+async function measureTool(url: string) {
+  const store = await openStore(url);
+  const core = await createCore({ store, purgeIntervalMs: 0 });
+  await core.catalog.ready();
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const server = createMcpServer({ core, log: () => {} });
+  await connectMcpServer(server, serverSide, core);
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(clientSide);
+  const rows: string[] = [];
+  for (const query of ['zq', 'Z', 'review', 'number 4242', 'p-0999']) {
+    for (let w = 0; w < 5; w++) await client.callTool({ name: 'list_prompts', arguments: { query } });
+    const times: number[] = [];
+    let hits = 0;
+    for (let r = 0; r < 100; r++) {
+      const t0 = performance.now();
+      const res = await client.callTool({ name: 'list_prompts', arguments: { query } });
+      times.push(performance.now() - t0);
+      hits = (res.structuredContent as { prompts: unknown[] }).prompts.length;
+    }
+    rows.push(`| MCP list_prompts (served catalog) | query=${query} | ${hits} on the page | ${median(times).toFixed(2)} ms | p99 ${percentile(times, 99).toFixed(2)} ms |`);
+  }
+  await client.close();
+  await core.close();
+  return rows;
+}
+
+const out = [`| database | query (page of 50 + total) | total | median of ${RUNS} | slowest |`, '|---|---|---|---|---|'];
 const dir = tempDir();
 const sqliteUrl = `file:${path.join(dir, 'search.db')}`;
 await populate(sqliteUrl, N);
@@ -77,8 +113,9 @@ await populate(sqliteUrl, N);
   await store.db.prisma.$executeRawUnsafe('ANALYZE');
   await store.close();
 }
-out.push(...(await measure('SQLite', sqliteUrl)));
-const pg = await createTempPg();
+if (!process.env.SEARCH_ONLY_TOOL) out.push(...(await measure('SQLite', sqliteUrl)));
+out.push(...(await measureTool(sqliteUrl)));
+const pg = process.argv[4] === 'sqlite' ? undefined : await createTempPg();
 if (pg) {
   try {
     await populatePg(pg.url, N);

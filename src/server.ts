@@ -13,6 +13,8 @@ import { createMcpServer } from './mcp/server.js';
 import { createLogger, type Logger } from './logger.js';
 import { seedIfEmpty } from './library/seed.js';
 import { compactHeapOnce } from './heap.js';
+import { benchStatsApp, benchStatsEnabled } from './http/bench-stats.js';
+import { notifierFor } from './mcp/notifier.js';
 import { listenError } from './port-check.js';
 import { createHostAllowList, isLoopbackHost } from './http/host-allowlist.js';
 import { createMcpAuth, hasMcpAuthentication, UnauthenticatedMcpError } from './mcp/mcp-auth.js';
@@ -182,6 +184,14 @@ async function listenHttp(
     core, mcp: mcp.app, mcpLegacy: mcp.legacyApp, hosts, wellKnown, events: opts.events, rate, logError: (e) => logger.error({ err: e }, 'unhandled error'),
     metrics: { instruments: metrics, open: opts.metricsOpen ?? false },
   });
+  if (benchStatsEnabled()) {
+    app.route('/__bench', benchStatsApp(() => ({
+      mcpSessions: mcp.sessionCount(),
+      notifierSessions: notifierFor(core).size(),
+      feedListeners: core.feed.listenerCount(),
+      catalogListeners: core.catalog.stats().listeners,
+    })));
+  }
   const timeouts = { ...SERVER_TIMEOUTS, ...opts.timeouts };
 
   const server: ServerType = await new Promise((resolve, reject) => {

@@ -101,7 +101,7 @@ export interface Served extends Child {
 }
 
 /** `node bin/promptd.js serve` on a free port; resolves when /readyz answers 200. */
-export async function startServe(databaseUrl: string, opts: { seed?: boolean; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<Served> {
+export async function startServe(databaseUrl: string, opts: { seed?: boolean; env?: Record<string, string>; nodeArgs?: string[]; readyTimeoutMs?: number } = {}): Promise<Served> {
   const port = await freePort();
   const t0 = performance.now();
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', ...(opts.seed ? [] : ['--no-seed'])], {
@@ -113,7 +113,7 @@ export async function startServe(databaseUrl: string, opts: { seed?: boolean; en
   });
   const c = track(child);
   const base = `http://127.0.0.1:${port}`;
-  const readyMs = await waitReady(base, c, t0);
+  const readyMs = await waitReady(base, c, t0, opts.readyTimeoutMs);
   return { ...c, base, port, readyMs };
 }
 

@@ -12,6 +12,7 @@ import { LATEST, PRODUCTION, type Icon } from './schemas.js';
 import { tagsInScope, type McpScope } from './mcp-scope.js';
 import { completionCandidates, type ArgumentValue } from './arguments.js';
 import { dependentsIn, IncludeIndex, refsOfDoc, seedsOf } from './catalog-includes.js';
+import { queryMatcher } from './catalog-search.js';
 import type { IncludeRef } from './include-ref.js';
 import type { IncludeContext, IncludeTarget } from './render-includes.js';
 
@@ -42,6 +43,12 @@ export interface CatalogView {
   size(): number;
   /** A page in name order; `tags`: only prompts carrying one of them (an MCP token's scope). */
   list(opts: { cursor?: string; limit: number; tags?: readonly string[] | null }): { prompts: ServedPrompt[]; nextCursor?: string };
+  /**
+   * Prompts whose name, title or description contains `query` (case-insensitive), in name
+   * order after the cursor: up to `limit` of them, examining at most `scan` prompts; the
+   * cursor goes on from the last prompt examined (none at the end of the list).
+   */
+  search(opts: { query: string; cursor?: string; limit: number; scan: number; tags?: readonly string[] | null }): { prompts: ServedPrompt[]; nextCursor?: string };
   /** The tags of a served prompt; undefined when the view does not serve it. */
   tagsOf(name: string): readonly string[] | undefined;
   find(name: string): ServedPrompt | undefined;
@@ -370,6 +377,28 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
         const more = start + opts.limit < v.sorted.length;
         return { prompts, ...(more && names.length ? { nextCursor: cursors.encode('mcp-prompts', names.at(-1)) } : {}) };
       },
+      search(opts) {
+        const m = queryMatcher(opts.query);
+        const after = opts.cursor !== undefined ? cursors.decode<string>('mcp-prompts', opts.cursor) : undefined;
+        const hits: ServedPrompt[] = [];
+        let examined = 0;
+        let i = after === undefined ? 0 : upperBound(v.sorted, after);
+        for (; i < v.sorted.length && examined < opts.scan; i++) {
+          const n = v.sorted[i]!;
+          if (opts.tags && !tagsInScope(opts, v.tags.get(n) ?? NO_TAGS)) continue;
+          examined++;
+          // The raw document first: only a prompt that may match is parsed.
+          const doc = entries.get(v.byName.get(n)!)?.doc;
+          if (doc === undefined || !m.mayMatch(n, doc)) continue;
+          const p = get(v, n, false);
+          if (p && m.matches(p)) hits.push(p);
+          if (hits.length === opts.limit) {
+            i++;
+            break;
+          }
+        }
+        return { prompts: hits, ...(i < v.sorted.length && i > 0 ? { nextCursor: cursors.encode('mcp-prompts', v.sorted[i - 1]) } : {}) };
+      },
       find: (name) => get(v, name),
       tagsOf: (name) => (v.byName.has(name) ? (v.tags.get(name) ?? NO_TAGS) : undefined),
       async render(name, args) {
@@ -429,7 +458,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       return () => listeners.delete(fn);
     },
     /** What is held in memory, for benchmarks and diagnostics. */
-    stats: () => ({ views: views.size, versions: entries.size, parsed: parsed.size }),
+    stats: () => ({ views: views.size, versions: entries.size, parsed: parsed.size, listeners: listeners.size }),
     size: () => production.size(),
     list: (opts: { cursor?: string; limit: number }) => production.list(opts),
     find: (name: string) => production.find(name),
@@ -460,6 +489,7 @@ export function scopedView(view: CatalogView, scope: Pick<McpScope, 'tags'> | nu
     ready: () => view.ready(),
     size: () => view.size(),
     list: (opts) => view.list({ ...opts, tags }),
+    search: (opts) => view.search({ ...opts, tags }),
     tagsOf: (name) => (visible(name) ? view.tagsOf(name) : undefined),
     find: (name) => (visible(name) ? view.find(name) : undefined),
     async render(name, args) {

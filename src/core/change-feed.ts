@@ -18,6 +18,8 @@ export interface ChangeFeed {
   /** Stops following; resolves once no query of the feed is in flight (so the database can be closed). */
   stop(): Promise<void>;
   lastId(): number;
+  /** Subscribers now held (benchmarks check they go back to baseline). */
+  listenerCount(): number;
   since(id: number, limit?: number): Promise<ChangeEvent[]>;
 }
 
@@ -89,6 +91,7 @@ export function createChangeFeed(store: FeedStore, opts: { pollMs?: number; onEr
       return () => listeners.delete(fn);
     },
     poke,
+    listenerCount: () => listeners.size,
     async start() {
       if (timer !== undefined) return;
       last = await events.lastId();

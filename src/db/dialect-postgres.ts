@@ -175,6 +175,5 @@ export const postgresDialect: Dialect = {
     jsonAgg: (expr, order) => `COALESCE(json_agg(${expr} ORDER BY ${order}), '[]'::json)`,
     hex: (column) => `encode(${column}, 'hex')`,
     jsonText: '::text',
-    likeCi: 'ILIKE',
   },
 };

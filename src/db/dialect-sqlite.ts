@@ -129,6 +129,5 @@ export const sqliteDialect: Dialect = {
     jsonAgg: (expr, order) => `json(json_group_array(${expr} ORDER BY ${order}))`,
     hex: (column) => `hex(${column})`,
     jsonText: '',
-    likeCi: 'LIKE',
   },
 };

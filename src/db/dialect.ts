@@ -85,11 +85,6 @@ export interface Dialect {
     hex(column: string): string;
     /** suffix turning a JSON value into text */
     jsonText: string;
-    /**
-     * The case-insensitive LIKE operator: SQLite's LIKE folds ASCII case; PostgreSQL's
-     * ILIKE folds all of Unicode and is what a pg_trgm GIN index serves.
-     */
-    likeCi: 'LIKE' | 'ILIKE';
   };
 }
 

@@ -145,26 +145,9 @@ export function registerTools(server: Server, { core, catalog = core.catalog.vie
       const page = catalog.list({ cursor, limit: pageSize });
       return { prompts: page.prompts.map(promptSummary), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     }
-    const needle = query.toLowerCase();
-    const hits: ServedPrompt[] = [];
-    let next = cursor;
-    let scanned = 0;
-    // Keyset through the catalog: the cursor is the last name examined, so a
-    // bounded scan can hand back a cursor and the next call goes on from there.
-    while (hits.length < pageSize && scanned < SEARCH_SCAN_LIMIT) {
-      const page = catalog.list({ cursor: next, limit: Math.min(500, SEARCH_SCAN_LIMIT - scanned) });
-      for (const p of page.prompts) {
-        scanned++;
-        if ([p.name, p.title ?? '', p.description ?? ''].some((s) => s.toLowerCase().includes(needle))) hits.push(p);
-        if (hits.length === pageSize) {
-          next = p === page.prompts.at(-1) ? page.nextCursor : core.cursors.encode('mcp-prompts', p.name);
-          return { prompts: hits.map(promptSummary), ...(next ? { nextCursor: next } : {}) };
-        }
-      }
-      next = page.nextCursor;
-      if (!next) break;
-    }
-    return { prompts: hits.map(promptSummary), ...(next ? { nextCursor: next } : {}) };
+    // Bounded: at most SEARCH_SCAN_LIMIT prompts examined per call; the cursor goes on from there.
+    const page = catalog.search({ query, cursor, limit: pageSize, scan: SEARCH_SCAN_LIMIT });
+    return { prompts: page.prompts.map(promptSummary), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   }
 
   server.setRequestHandler(

@@ -71,6 +71,17 @@ describe('total, sort and paging', () => {
     expect((await list('?q=a')).total).toBe((await names('?q=a&limit=200')).length);
   });
 
+  it('a first page with room to spare, exactly full, or one short: total is every match each time', async () => {
+    // A first page that is not full is counted from its own rows (no second scan).
+    for (const [limit, more] of [[5, false], [4, false], [3, true], [1, true]] as const) {
+      const page = await list(`?limit=${limit}`);
+      expect(page.total).toBe(4);
+      expect(page.items).toHaveLength(Math.min(limit, 4));
+      expect(page.nextCursor !== null).toBe(more);
+    }
+    expect(await list('?q=GIRAFFE&limit=1')).toMatchObject({ total: 1, nextCursor: null });
+  });
+
   it('sort=updated puts the most recently edited first and pages with its own cursor', async () => {
     // the staging label moved on beta last
     expect(await names('?sort=updated')).toEqual(['beta', 'gamma', 'delta', 'alpha']);

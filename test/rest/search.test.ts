@@ -19,6 +19,7 @@ beforeAll(async () => {
     ['fifty', '50x off'],
     ['slash', 'back\\slash'],
     ['Upper', 'Case Title'],
+    ['pastry', 'Éclair au CHOCOLAT'],
   ] as const) {
     await core.prompts.create({ name, title, arguments: [], messages: [text('hi')] }, actor);
   }
@@ -46,6 +47,12 @@ it('matching ignores case, on SQLite and PostgreSQL alike', async () => {
   expect(await names('upper')).toEqual(['Upper']);
   expect(await names('CASE t')).toEqual(['Upper']);
   expect(await uris('A_B')).toEqual(['file:///a_b.txt']);
+});
+
+it('case folds beyond ASCII on both databases (the text is stored lowercased)', async () => {
+  expect(await names('éclair')).toEqual(['pastry']);
+  expect(await names('ÉCLAIR AU chocolat')).toEqual(['pastry']);
+  expect(await names('PASTRY')).toEqual(['pastry']);
 });
 
 it('archived= and paging still apply to a search', async () => {

@@ -156,7 +156,11 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
         status: opts.status === 'archived' ? undefined : opts.status,
         unusedSince: opts.unusedFor === undefined ? undefined : unusedSince(opts.unusedFor, bin?.now),
       };
-      const [rows, total] = await Promise.all([read.prompts.list(filter, { sort, after, limit: limit + 1 }), read.prompts.count(filter)]);
+      // A first page with room to spare holds every match: its length is the total, and
+      // the count (a second scan of the same rows, the slow half of a rare q=) is skipped.
+      const [rows, total] = after
+        ? await Promise.all([read.prompts.list(filter, { sort, after, limit: limit + 1 }), read.prompts.count(filter)])
+        : await read.prompts.list(filter, { sort, limit: limit + 1 }).then(async (r) => [r, r.length <= limit ? r.length : await read.prompts.count(filter)] as const);
       const page = rows.slice(0, limit);
       return { items: page.map((r) => r.summary), nextCursor: rows.length > limit ? cursors.encode(scope, page.at(-1)!.key) : null, total };
     },

@@ -10,6 +10,22 @@ import { Prisma, type Tx } from '../prisma.js';
 const CHUNK = 100;
 export const chunks = <T>(xs: T[], n = CHUNK): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
 
+/**
+ * A where clause for rows whose (promptId, number) is among `pairs`, as two `in` lists:
+ * an OR of n pairs is a new query shape for every n, and Prisma keeps one compiled plan
+ * per shape (an LRU of 1,000; ~185 KiB each at 150 pairs, bench/plan-cache.ts), which
+ * grew a serving process's heap for hours. `in` lists of any length share one plan.
+ * The rows can include pairs not asked for (the cross product): keep them with `hasPair`.
+ */
+export function pairsWhere(pairs: { promptId: number; number: number }[]) {
+  return { promptId: { in: [...new Set(pairs.map((p) => p.promptId))] }, number: { in: [...new Set(pairs.map((p) => p.number))] } };
+}
+
+export function hasPair(pairs: { promptId: number; number: number }[]): (r: { promptId: number; number: number }) => boolean {
+  const wanted = new Set(pairs.map((p) => `${p.promptId}:${p.number}`));
+  return (r) => wanted.has(`${r.promptId}:${r.number}`);
+}
+
 // Well under SQLite's and PostgreSQL's bound-parameter limits.
 const MAX_PARAMS = 900;
 

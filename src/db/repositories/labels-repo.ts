@@ -2,7 +2,7 @@
 // label is also mirrored into Prompt.activeVersionId, in the same statements' transaction,
 // so the summary, detail and "active" reads that predate labels stay one join.
 import { Prisma, type Tx } from '../prisma.js';
-import { chunks } from './bulk-sql.js';
+import { chunks, hasPair, pairsWhere } from './bulk-sql.js';
 import type { LabelPointer, LabelRepository } from '../../core/ports.js';
 
 export const PRODUCTION = 'production';
@@ -12,8 +12,8 @@ type Move = { promptId: number; label: string; number: number | null };
 async function versionIds(tx: Tx, items: { promptId: number; number: number }[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (const part of chunks(items)) {
-    const rows = await tx.promptVersion.findMany({ where: { OR: part.map((p) => ({ promptId: p.promptId, number: p.number })) }, select: { id: true, promptId: true, number: true } });
-    for (const r of rows) ids.set(`${r.promptId}:${r.number}`, r.id);
+    const rows = await tx.promptVersion.findMany({ where: pairsWhere(part), select: { id: true, promptId: true, number: true } });
+    for (const r of rows.filter(hasPair(part))) ids.set(`${r.promptId}:${r.number}`, r.id);
   }
   return ids;
 }
@@ -22,8 +22,11 @@ async function move(tx: Tx, items: Move[], at: Date): Promise<void> {
   if (!items.length) return;
   const sets = items.filter((i): i is Move & { number: number } => i.number !== null);
   const ids = await versionIds(tx, sets);
-  for (const part of chunks(items.filter((i) => i.number === null))) {
-    await tx.promptLabel.deleteMany({ where: { OR: part.map((i) => ({ promptId: i.promptId, name: i.label })) } });
+  // One statement per label name (an `in` list keeps one query shape; see pairsWhere).
+  const removals = new Map<string, number[]>();
+  for (const i of items) if (i.number === null) removals.set(i.label, [...(removals.get(i.label) ?? []), i.promptId]);
+  for (const [name, promptIds] of removals) {
+    for (const part of chunks(promptIds)) await tx.promptLabel.deleteMany({ where: { name, promptId: { in: part } } });
   }
   for (const part of chunks(sets)) {
     const values = Prisma.join(part.map((i) => {

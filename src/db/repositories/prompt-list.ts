@@ -1,6 +1,7 @@
 // The admin prompt list: filters, search, sort and keyset paging in one SQL WHERE, shared
-// by the page query and the total count so the two always agree. The one SQL difference
-// between the databases (case-insensitive LIKE) comes from the dialect.
+// by the page query and the total count so the two always agree. q= is a plain LIKE on
+// both databases: the search text is stored lowercased and q is lowercased the same way
+// (prompt-search.ts), so no per-row lower()/ILIKE is needed.
 import { Prisma, type Tx } from '../prisma.js';
 import type { Dialect } from '../dialect.js';
 import type { PromptListFilter, PromptListKey, PromptSort } from '../../core/ports.js';
@@ -16,7 +17,7 @@ function where(d: Dialect, f: PromptListFilter, after?: PromptListKey): Prisma.S
   if (f.label !== undefined) parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "PromptLabel" l WHERE l."promptId" = p."id" AND l."name" = ${f.label})`);
   // Tags match [a-z0-9-], so `"tag"` inside the JSON text is that tag exactly.
   if (f.tags?.length) parts.push(Prisma.sql`(${Prisma.join(f.tags.map((t) => Prisma.sql`p."tags" LIKE ${`%"${t}"%`}`), ' OR ')})`);
-  if (f.q) parts.push(Prisma.sql`p."searchText" ${Prisma.raw(d.sql.likeCi)} ${containsPattern(f.q)} ESCAPE '\\'`);
+  if (f.q) parts.push(Prisma.sql`p."searchText" LIKE ${containsPattern(f.q)} ESCAPE '\\'`);
   if (after?.sort === 'name') parts.push(Prisma.sql`p."name" > ${after.name}`);
   if (f.unusedSince) parts.push(Prisma.sql`(p."lastUsedAt" IS NULL OR p."lastUsedAt" < ${f.unusedSince})`);
   if (after?.sort === 'lastUsed') {

@@ -4,7 +4,7 @@ import { countPrompts, keyOf, promptPageIds } from './prompt-list.js';
 import { usageRepository } from './usage-repo.js';
 import { refreshSearchText, renamedSearchText } from './prompt-search.js';
 import type { Dialect } from '../dialect.js';
-import { chunks, insertRows } from './bulk-sql.js';
+import { chunks, hasPair, insertRows, pairsWhere } from './bulk-sql.js';
 import type { Argument, Content, Message, PromptDetail, PromptSummary, Version, VersionSummary } from '../../core/types.js';
 import type { TestCase, VersionInput } from '../../core/schemas.js';
 import type { NewVersion, PromptHead, PromptListFilter, PromptListKey, PromptRepository, PromptSort, PromptState } from '../../core/ports.js';
@@ -196,10 +196,8 @@ export async function listPromptSummaries(tx: Tx, d: Dialect, f: PromptListFilte
   const ids = await promptPageIds(tx, d, f, opts);
   if (!ids.length) return [];
   const rows = await tx.prompt.findMany({ where: { id: { in: ids } }, include: { activeVersion: { select: { number: true } } } });
-  const latest = await tx.promptVersion.findMany({
-    where: { OR: rows.map((r) => ({ promptId: r.id, number: r.latestVersion })) },
-    select: { promptId: true, title: true, description: true },
-  });
+  const heads = rows.map((r) => ({ promptId: r.id, number: r.latestVersion }));
+  const latest = (await tx.promptVersion.findMany({ where: pairsWhere(heads), select: { promptId: true, number: true, title: true, description: true } })).filter(hasPair(heads));
   const byPrompt = new Map(latest.map((l) => [l.promptId, l]));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const lastUsed = await usageRepository(tx).lastServed(rows.map((r) => r.name));
@@ -347,8 +345,8 @@ export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
     async existingVersions(pairs) {
       const out = new Set<string>();
       for (const part of chunks(pairs)) {
-        const rows = await tx.promptVersion.findMany({ where: { OR: part.map((p) => ({ promptId: p.promptId, number: p.number })) }, select: { promptId: true, number: true } });
-        for (const r of rows) out.add(key(r.promptId, r.number));
+        const rows = await tx.promptVersion.findMany({ where: pairsWhere(part), select: { promptId: true, number: true } });
+        for (const r of rows.filter(hasPair(part))) out.add(key(r.promptId, r.number));
       }
       return out;
     },

@@ -1,0 +1,34 @@
+// What holds the memory of `promptd serve` with N prompts (issue 21.3): the footprint
+// walk of bench/footprint.ts (start, every prompts/list page, 1,000 prompts/get), then
+// /__bench/stats (PROMPTD_BENCH_STATS=1: full GC, memory) and, with --snapshot, a heap
+// snapshot whose path is printed. `npx tsx bench/footprint-heap.ts [n] [--snapshot]`
+// after `npm run build:server`. Prints RSS and the V8 heap, external memory and the rest.
+import path from 'node:path';
+import { ARG, ARG_VALUE, populate, promptName } from './lib/fixture.js';
+import { RawSession } from './lib/mcp-raw.js';
+import { removeTempDirs, rssOf, startServe, tempDir } from './lib/proc.js';
+
+const N = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 100_000);
+const snapshot = process.argv.includes('--snapshot');
+const MiB = (b: number) => (b / 1024 / 1024).toFixed(1);
+const dbUrl = `file:${path.join(tempDir(), 'footprint.db')}`;
+await populate(dbUrl, N);
+// A long wait for /readyz: on a loaded shared machine the 100k catalog load has taken over 2 min.
+const s = await startServe(dbUrl, { env: { PROMPTD_BENCH_STATS: '1' }, readyTimeoutMs: 600_000 });
+const ready = rssOf(s.pid).rss;
+const session = new RawSession(new URL(`${s.base}/mcp`));
+await session.open();
+let cursor: string | undefined;
+do {
+  const r = (await session.request('prompts/list', cursor ? { cursor } : {})).result as { nextCursor?: string };
+  cursor = r.nextCursor;
+} while (cursor);
+for (let k = 0; k < 1000; k++) await session.request('prompts/get', { name: promptName((k * 97) % N), arguments: { [ARG]: ARG_VALUE } });
+await session.close();
+const serving = rssOf(s.pid);
+const st = (await (await fetch(`${s.base}/__bench/stats${snapshot ? '?snapshot=1' : ''}`, { method: 'POST' })).json()) as Record<string, number | string>;
+const afterGc = rssOf(s.pid).rss;
+await s.stop();
+removeTempDirs();
+console.log(`${N} prompts: RSS ready ${ready.toFixed(1)} MiB, serving ${serving.rss.toFixed(1)} MiB (peak ${serving.peak.toFixed(1)}), after a full GC ${afterGc.toFixed(1)} MiB; heap used ${MiB(Number(st.heapUsed))} of ${MiB(Number(st.heapTotal))} MiB, external ${MiB(Number(st.external))} MiB (array buffers ${MiB(Number(st.arrayBuffers))})${st.snapshot ? `; snapshot ${st.snapshot}` : ''}`);
+process.exit(0);
