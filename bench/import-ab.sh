@@ -11,7 +11,7 @@ set -u
 LIB=$1; ROUNDS=${2:-3}; A=$3; B=$4
 TMP=$(mktemp -d)
 run() { # label bin url
-  /usr/bin/time -o "$TMP/t" -f "%e %U %S" node "$2" --database-url "$3" import "$LIB" --activate --quiet >"$TMP/out" 2>&1 || { echo "$1 FAILED"; cat "$TMP/out"; }
+  /usr/bin/time -o "$TMP/t" -f "%e %U %S" node "$2" --database-url "$3" import "$LIB" --activate --quiet >"$TMP/out" 2>&1 || { echo "$1 FAILED"; cat "$TMP/out"; return; }
   read -r wall user sys < "$TMP/t"
   echo "$1 wall=$wall cpu=$(echo "$user + $sys" | bc) load=$(cut -d' ' -f1 /proc/loadavg)"
 }
@@ -22,7 +22,7 @@ for r in $(seq 1 "$ROUNDS"); do
     run "sqlite $who new" "$BIN" "file:$TMP/$who.db"
     run "sqlite $who reimport" "$BIN" "file:$TMP/$who.db"
     if [ -n "${PG_ADMIN:-}" ]; then
-      db=promptd_ab_$who
+      db=promptd_ab_${who,,}
       psql "$PG_ADMIN/postgres" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db" >/dev/null
       run "pg $who new" "$BIN" "$PG_ADMIN/$db"
       run "pg $who reimport" "$BIN" "$PG_ADMIN/$db"
