@@ -7,6 +7,7 @@ import { renderVersion } from '../core/render.js';
 import { runChecks, versionFromInput, type CheckReport } from '../core/checks/run-checks.js';
 import { createRegexRunner } from '../core/checks/regex-runner.js';
 import type { FieldError } from '../core/errors.js';
+import type { IncludeContext } from '../core/render-includes.js';
 import { PRODUCTION } from '../core/schemas.js';
 import { readLibrary, type ParsedLibrary } from './read-library.js';
 import type { ReadLimits } from './safe-read.js';
@@ -44,6 +45,35 @@ function libraryResources(lib: ParsedLibrary): ResolverSource {
   return { resources, templates } as unknown as ResolverSource;
 }
 
+/**
+ * Includes resolve among the library's own files, as they would after importing it: a
+ * version pin names that version of the file, a label the version the file labels so,
+ * an unpinned include the checked label's version, then production's, then (a file
+ * naming no label, imported without --label) its newest version.
+ */
+function libraryIncludes(lib: ParsedLibrary, label: string): IncludeContext {
+  const byName = new Map(lib.prompts.map((p) => [p.name, p]));
+  const at = (name: string, index: number | undefined) => {
+    const p = byName.get(name);
+    const v = index === undefined ? undefined : p?.versions[index];
+    return p && v ? { name, version: fileVersion(v.input, v.number ?? index! + 1) } : null;
+  };
+  const labelled = (name: string, l: string) => at(name, byName.get(name)?.labels?.[l]);
+  return {
+    label,
+    async resolve(ref) {
+      const p = byName.get(ref.prompt);
+      if (!p) return null;
+      if (ref.version !== undefined) {
+        const i = p.versions.findIndex((v, k) => (v.number ?? k + 1) === ref.version);
+        return i < 0 ? null : at(ref.prompt, i);
+      }
+      if (ref.label !== undefined) return labelled(ref.prompt, ref.label);
+      return labelled(ref.prompt, label) ?? labelled(ref.prompt, PRODUCTION) ?? (p.labels ? null : at(ref.prompt, p.versions.length - 1));
+    },
+  };
+}
+
 export async function checkLibrary(target: string, opts: { label?: string; limits?: ReadLimits } = {}): Promise<LibraryCheckReport> {
   const lib = readLibrary(target, opts.limits);
   const resolver = createResourceResolver(libraryResources(lib));
@@ -54,7 +84,7 @@ export async function checkLibrary(target: string, opts: { label?: string; limit
       for (const [i, v] of p.versions.entries()) {
         const report = await runChecks(p.name, fileVersion(v.input, v.number ?? i + 1), {
           label: opts.label ?? PRODUCTION,
-          render: (name, version, args) => renderVersion(name, version, args, resolver),
+          render: (name, version, args, label) => renderVersion(name, version, args, resolver, libraryIncludes(lib, label)),
           regex,
         });
         versions.push({ file: p.file, ...report });

@@ -82,6 +82,36 @@ describe('promptd check', () => {
     expect(r.stdout).toMatch(/lint tests\[0\]\.expect\[0\]\.matches: nested quantifiers/);
   });
 
+  it('resolves includes among the library\'s files: under the checked label, then production', () => {
+    const style = (text: string, labels: string) => `name: house-style
+labels: [${labels}]
+messages:
+  - role: user
+    text: ${text}
+`;
+    const greeter = `name: greeter
+arguments:
+  - name: who
+    required: true
+messages:
+  - role: user
+    text: "Hi {{who}}. {{> house-style}}"
+tests:
+  - name: polite
+    arguments: { who: Ada }
+    expect:
+      - contains: Hi Ada. Be polite.
+`;
+    const dir = writeFiles(tempDir('pd-check-'), { 'prompts/house-style.yaml': style('Be polite.', 'production'), 'prompts/greeter.yaml': greeter });
+    const r = promptd(['check', dir]);
+    expect(r.stdout).toContain('✓ polite');
+    expect(r.code).toBe(0);
+    const staged = writeFiles(tempDir('pd-check-'), { 'prompts/house-style.yaml': style('Be terse.', 'staging'), 'prompts/greeter.yaml': greeter });
+    const s = promptd(['check', staged, '--label', 'staging']);
+    expect(s.code).toBe(1);
+    expect(s.stdout).toContain('✗ polite');
+  });
+
   it('exits 2 for usage errors', () => {
     expect(promptd(['check', '/nonexistent/library']).code).toBe(2);
     expect(promptd(['check', tempDir('pd-check-empty-')]).code).toBe(2);
