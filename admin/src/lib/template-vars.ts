@@ -56,9 +56,9 @@ function fallbackTags(text: string): Tag[] {
   return out;
 }
 
-/** Mustache render with no HTML escaping, as the server does. */
-export function renderTemplate(text: string, view: Record<string, string>): string {
-  return Mustache.render(text, view, {}, { escape: (s: string) => s });
+/** Mustache render with no HTML escaping, as the server does. `{{> name}}` (an include) renders as `partial(name)`. */
+export function renderTemplate(text: string, view: Record<string, unknown>, partial: (name: string) => string = () => ''): string {
+  return Mustache.render(text, view, partial, { escape: (s: string) => s });
 }
 
 /** Variable names of an RFC 6570 URI template, e.g. `logs://x?t={timeframe}` → [timeframe], `{+fileUri}` → [fileUri]. */

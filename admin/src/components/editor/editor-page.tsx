@@ -5,7 +5,6 @@ import { pushFlash } from '../../flash';
 import { useLive } from '../../live';
 import { clearDraft, loadDraft } from '../../lib/drafts';
 import { useFocusLater } from '../../lib/focus';
-import { scanTemplate, uriTemplateVars } from '../../lib/template-vars';
 import { href, Link, navigate } from '../../router';
 import type { Resource, ResourceTemplate, Version } from '../../types';
 import { Banner, describe, FieldError, Time, type Messages } from '../bits';
@@ -15,9 +14,11 @@ import { ConflictDiff } from './conflict-diff';
 import { DraftPreview } from './draft-preview';
 import { ErrorSummary } from './error-summary';
 import { IconsEditor } from './icons-editor';
-import { checkForm, emptyArg, emptyForm, formFromVersion, rekey, toBody, type Form } from './form-model';
+import { checkForm, emptyArg, emptyForm, formFromVersion, messageVars, rekey, toBody, type Form } from './form-model';
 import { MessagesList } from './messages-list';
 import { SaveBar, type SaveStatus } from './save-bar';
+import { TestCases } from './test-cases';
+import '../../contracts.css';
 import { useEditorGuards } from './use-editor-guards';
 import { useKeepFocusVisible } from './use-keep-focus-visible';
 import { visibleWarnings } from './touched';
@@ -151,7 +152,7 @@ export function EditorPage({ name }: { name: string | null }) {
   const declared = useMemo(() => new Set(form?.args.map((a) => a.name.trim()).filter(Boolean)), [form?.args]);
   const used = useMemo(() => {
     const s = new Set<string>();
-    for (const m of form?.messages ?? []) (m.type === 'text' ? scanTemplate(m.text).names : uriTemplateVars(m.uri)).forEach((n) => s.add(n));
+    for (const m of form?.messages ?? []) messageVars(m).forEach((n) => s.add(n));
     return s;
   }, [form?.messages]);
 
@@ -315,7 +316,11 @@ export function EditorPage({ name }: { name: string | null }) {
           </fieldset>
           <fieldset className="card">
             <legend>Messages</legend>
-            <MessagesList messages={form.messages} onChange={(messages) => update({ messages })} errors={errors} warnings={shown} declared={declared} onDeclare={declare} resources={resources} templates={templates} />
+            <MessagesList messages={form.messages} onChange={(messages) => update({ messages })} errors={errors} warnings={shown} declared={declared} onDeclare={declare} resources={resources} templates={templates} self={name} />
+          </fieldset>
+          <fieldset className="card">
+            <legend>Test cases</legend>
+            <TestCases tests={form.tests} args={form.args} onChange={(tests) => update({ tests })} errors={errors} warnings={shown} />
           </fieldset>
           <SaveBar ref={barRef} form={form} update={update} errors={errors} warnings={shown} saving={saving} isNew={isNew} status={status} onRetry={() => formRef.current?.requestSubmit()} />
         </form>
