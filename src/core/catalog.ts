@@ -10,6 +10,7 @@ import type { ServedSource } from './ports.js';
 import type { Argument, ChangeEvent, RenderedPrompt, Version } from './types.js';
 import { LATEST, PRODUCTION, type Icon } from './schemas.js';
 import { tagsInScope, type McpScope } from './mcp-scope.js';
+import { completionCandidates, type ArgumentValue } from './arguments.js';
 
 export interface ServedPrompt {
   name: string;
@@ -41,7 +42,7 @@ export interface CatalogView {
   /** The tags of a served prompt; undefined when the view does not serve it. */
   tagsOf(name: string): readonly string[] | undefined;
   find(name: string): ServedPrompt | undefined;
-  render(name: string, args: Record<string, string>): Promise<RenderedPrompt>;
+  render(name: string, args: Record<string, ArgumentValue>): Promise<RenderedPrompt>;
   complete(name: string, argument: string, value: string, context?: Record<string, string>): CompletionResult;
 }
 
@@ -307,7 +308,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
         const a = p.arguments.find((x) => x.name === argument);
         if (!a) throw new DomainError('validation', `prompt "${name}" has no argument "${argument}"`);
         void context; // choices are static per argument; context is accepted for clients that send it
-        return rankCompletions(a.choices ?? [], value);
+        return rankCompletions(completionCandidates(a), value);
       },
     };
   }
@@ -355,7 +356,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     size: () => production.size(),
     list: (opts: { cursor?: string; limit: number }) => production.list(opts),
     find: (name: string) => production.find(name),
-    render: (name: string, args: Record<string, string>) => production.render(name, args),
+    render: (name: string, args: Record<string, ArgumentValue>) => production.render(name, args),
     complete: (name: string, argument: string, value: string, context: Record<string, string> = {}) => production.complete(name, argument, value, context),
   };
 }

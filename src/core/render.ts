@@ -9,6 +9,8 @@ import { estimateWrites, renderProblem, renderTemplate, templateInfo } from './t
 import { LIMITS } from './schemas.js';
 import { expandUriTemplate, isUriTemplate, uriTemplateReferences, uriTemplateVariables } from './uri-template.js';
 import { isRefusedUri } from './uri-schemes.js';
+import { resolveArguments, type ArgumentValue } from './arguments.js';
+import { type IncludeContext, includeError, renderIncludeMessage, renderPartials } from './render-includes.js';
 
 export interface ResolvedResource {
   uri: string;
@@ -27,40 +29,16 @@ export interface ResourceResolver {
   resolve(uri: string): Promise<ResolvedResource | null>;
 }
 
-export function validateArguments(promptName: string, args: readonly Argument[], values: Record<string, string>): FieldError[] {
-  const errors: FieldError[] = [];
-  const byName = new Map(args.map((a) => [a.name, a]));
-  for (const k of Object.keys(values)) {
-    if (!byName.has(k)) {
-      const known = args.map((a) => a.name).join(', ') || 'no arguments';
-      errors.push({ path: `arguments.${k}`, message: `unknown argument "${k}" for prompt "${promptName}" (it takes: ${known})` });
-    }
-  }
-  for (const a of args) {
-    const v = own(values, a.name);
-    if (v === undefined || v === '') {
-      if (a.required) errors.push({ path: `arguments.${a.name}`, message: `missing required argument "${a.name}" for prompt "${promptName}"` });
-      continue;
-    }
-    if (a.choices && !a.choices.includes(v)) {
-      errors.push({ path: `arguments.${a.name}`, message: `argument "${a.name}" must be one of: ${a.choices.join(', ')} (got "${truncate(v)}")` });
-    }
-    const max = Math.min(a.maxLength ?? LIMITS.argumentValueLength, LIMITS.argumentValueLength);
-    if (v.length > max) {
-      errors.push({ path: `arguments.${a.name}`, message: `argument "${a.name}" is ${v.length} characters long; the limit is ${max}` });
-    }
-  }
-  return errors;
+/** The checks of resolveArguments (core/arguments.ts), without the parsed values. */
+export function validateArguments(promptName: string, args: readonly Argument[], values: Record<string, ArgumentValue>): FieldError[] {
+  return resolveArguments(promptName, args, values).errors;
 }
-
-/** An argument's value, never an inherited Object.prototype member (`constructor`, `toString`…). */
-const own = (values: Record<string, string>, name: string): string | undefined => (Object.hasOwn(values, name) ? values[name] : undefined);
 
 const truncate = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}...` : s);
 
 /** A copy with no prototype, so no key (`__proto__` included) is special. */
-function nullProto(values: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = Object.create(null);
+function nullProto<T>(values: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = Object.create(null);
   for (const [k, v] of Object.entries(values)) out[k] = v;
   return out;
 }
@@ -84,7 +62,7 @@ function checkBeforeRendering(promptName: string, version: Version, view: Record
         throw fail(message, [{ path: `messages[${i}].content.text`, message: problem }]);
       }
       estimateWrites(info, view, byArgument);
-    } else if (!('data' in c)) {
+    } else if (c.type !== 'include' && !('data' in c)) {
       const bound = 'resourceUri' in c ? c.resourceUri : c.uri;
       if (!isUriTemplate(bound)) continue;
       // An expansion is at least as long as the values it writes, and a URI longer
@@ -126,24 +104,50 @@ function sizeOf(c: RenderedContent): number {
   return c.uri.length + c.name.length + (c.title?.length ?? 0) + (c.description?.length ?? 0);
 }
 
-export async function renderVersion(promptName: string, version: Version, input: Record<string, string>, resolver: ResourceResolver): Promise<RenderedPrompt> {
-  const values = nullProto(input);
-  const errors = validateArguments(promptName, version.arguments, values);
+/**
+ * `includes`: how this rendering resolves `{{> x}}` and include messages (the served
+ * view's label, with production as fallback); without it a version that includes
+ * another cannot be rendered.
+ */
+export async function renderVersion(
+  promptName: string,
+  version: Version,
+  input: Record<string, ArgumentValue>,
+  resolver: ResourceResolver,
+  includes?: IncludeContext,
+): Promise<RenderedPrompt> {
+  const { errors, values: typed } = resolveArguments(promptName, version.arguments, nullProto(input));
   if (errors.length) throw new DomainError('validation', errors.map((e) => e.message).join('; '), errors);
+  // Templates see typed values (a false boolean skips {{#flag}}); sizes and URI
+  // templates see their text.
   const view: Record<string, string> = Object.create(null);
-  for (const a of version.arguments) {
-    const v = own(values, a.name);
-    if (v !== undefined && v !== '') view[a.name] = v;
-  }
+  for (const [k, v] of Object.entries(typed)) view[k] = String(v);
   checkBeforeRendering(promptName, version, view);
+  const path = includes?.path ?? [promptName];
+  const texts = version.messages.flatMap((m) => (m.content.type === 'text' ? [m.content.text] : []));
+  const partials = await renderPartials(texts, view, includes, path);
   const messages: RenderedPrompt['messages'] = [];
   let size = 0;
+  const add = (i: number, role: 'user' | 'assistant', out: RenderedContent) => {
+    size += sizeOf(out);
+    if (size > LIMITS.renderedPromptChars) {
+      const message = `prompt "${promptName}" would be more than ${LIMITS.renderedPromptChars} characters long once message ${i + 1} is added (embedded resources and includes included); the limit is ${LIMITS.renderedPromptChars}`;
+      throw fail(message, [{ path: `messages[${i}].content`, message: 'the rendered prompt is too large' }]);
+    }
+    messages.push({ role, content: out });
+  };
   for (const [i, m] of version.messages.entries()) {
     const c = m.content;
+    if (c.type === 'include') {
+      if (!includes) throw includeError(promptName, `message ${i + 1} includes "${c.prompt}", which this rendering cannot resolve`);
+      const spliced = await renderIncludeMessage(c, view, includes, path, (name, v, args, ctx) => renderVersion(name, v, args, resolver, ctx));
+      for (const sm of spliced.messages) add(i, sm.role, sm.content);
+      continue;
+    }
     const annotations = c.annotations ? { annotations: c.annotations } : {};
     let out: RenderedContent;
     if (c.type === 'text') {
-      out = { type: 'text', text: renderTemplate(c.text, view), ...annotations };
+      out = { type: 'text', text: renderTemplate(c.text, typed, undefined, partials), ...annotations };
     } else if ('data' in c) {
       out = { type: c.type, data: c.data, mimeType: c.mimeType, ...annotations };
     } else {
@@ -185,12 +189,7 @@ export async function renderVersion(promptName: string, version: Version, input:
         };
       }
     }
-    size += sizeOf(out);
-    if (size > LIMITS.renderedPromptChars) {
-      const message = `prompt "${promptName}" would be more than ${LIMITS.renderedPromptChars} characters long once message ${i + 1} is added (embedded resources included); the limit is ${LIMITS.renderedPromptChars}`;
-      throw fail(message, [{ path: `messages[${i}].content`, message: 'the rendered prompt is too large' }]);
-    }
-    messages.push({ role: m.role, content: out });
+    add(i, m.role, out);
   }
   return { ...(version.description ? { description: version.description } : {}), messages };
 }

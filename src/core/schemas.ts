@@ -183,7 +183,7 @@ export const IncludeContentSchema = z
   .refine((c) => c.label === undefined || c.version === undefined, { message: 'pin an include by label or by version, not both', path: ['version'] });
 
 export const ContentSchema = z
-  .union([TextContentSchema, StoredMediaContentSchema, InlineMediaContentSchema, ResourceContentSchema, ResourceLinkContentSchema])
+  .union([TextContentSchema, StoredMediaContentSchema, InlineMediaContentSchema, ResourceContentSchema, ResourceLinkContentSchema, IncludeContentSchema])
   .meta({ id: 'MessageContent' });
 
 export const MessageSchema = z
@@ -230,7 +230,9 @@ export const UpdatePromptInputSchema = z
   .strict()
   .meta({ id: 'UpdatePromptInput' });
 
-export const ArgumentValuesSchema = z.record(z.string().max(256), z.string().max(LIMITS.argumentValueLength));
+// MCP sends strings; a JSON body may also send numbers and booleans for typed arguments.
+export const ArgumentValuesSchema = z.record(z.string().max(256), z.union([z.string().max(LIMITS.argumentValueLength), z.number(), z.boolean()]))
+  .meta({ id: 'ArgumentValues', description: 'argument name → value; strings are parsed by the argument\'s type ("3", "true"), numbers and booleans are taken as they are' });
 
 export const RenderInputSchema = z
   .object({

@@ -6,10 +6,13 @@
 import Mustache from 'mustache';
 import { DomainError } from './errors.js';
 import { LIMITS } from './schemas.js';
+import { includeRefProblem } from './include-ref.js';
 
 export interface TemplateAnalysis {
   /** declared-argument candidates: every plain name the template uses */
   variables: string[];
+  /** `{{> ref}}` includes, as written (parse with parseIncludeRef) */
+  includes: string[];
   /** why the template cannot be saved (syntax, unsupported features, limits); empty when it can */
   errors: string[];
 }
@@ -29,7 +32,10 @@ export interface TemplateInfo {
   depth: number;
   /** `{{x.y}}` and `{{.}}`: they read properties of a value */
   dotted: string[];
-  partial?: string;
+  /** includes (`{{> name}}`, `{{> name@label}}`, `{{> name@3}}`), distinct, in order of first use */
+  partials: string[];
+  /** a partial tag written other than `{{>` (e.g. `{{ > x}}`): refused, so stores can find includes by that substring */
+  loosePartial?: string;
   delimiters: boolean;
 }
 
@@ -46,18 +52,22 @@ function forEachToken(tokens: Span[], visit: (t: Span, depth: number) => void): 
     }
     const t = top.spans[top.i++]!;
     visit(t, top.depth);
-    if (t[4]) stack.push({ spans: t[4], i: 0, depth: top.depth + 1 });
+    // A partial's t[4] is its indentation (a string), not children.
+    if (Array.isArray(t[4])) stack.push({ spans: t[4], i: 0, depth: top.depth + 1 });
   }
 }
 
-function inspect(tokens: Span[]): TemplateInfo {
-  const info: TemplateInfo = { tokens, writes: new Map(), names: [], references: 0, depth: 0, dotted: [], delimiters: false };
+function inspect(tokens: Span[], text?: string): TemplateInfo {
+  const info: TemplateInfo = { tokens, writes: new Map(), names: [], references: 0, depth: 0, dotted: [], partials: [], delimiters: false };
   const names = new Set<string>();
   const dotted = new Set<string>();
-  forEachToken(tokens, ([type, value, , , children], depth) => {
-    if (children && depth + 1 > info.depth) info.depth = depth + 1;
-    if (type === '>') info.partial ??= value;
-    else if (type === '=') info.delimiters = true;
+  const partials = new Set<string>();
+  forEachToken(tokens, ([type, value, start, , children], depth) => {
+    if (Array.isArray(children) && depth + 1 > info.depth) info.depth = depth + 1;
+    if (type === '>') {
+      partials.add(value);
+      if (text !== undefined && text.slice(start, start + 3) !== '{{>') info.loosePartial ??= value;
+    } else if (type === '=') info.delimiters = true;
     else if (TAGS.has(type)) {
       info.references++;
       if (value.includes('.')) dotted.add(value);
@@ -69,6 +79,7 @@ function inspect(tokens: Span[]): TemplateInfo {
   });
   info.names = [...names];
   info.dotted = [...dotted];
+  info.partials = [...partials];
   return info;
 }
 
@@ -93,7 +104,19 @@ export function checkedWriter(Writer: new () => Mustache.Writer = Mustache.Write
   return w;
 }
 
-const writer = checkedWriter();
+/**
+ * Includes are rendered before the template (they may need the store) and handed in
+ * as finished text: the writer inserts that text as it is, instead of parsing it as a
+ * template (Mustache's own partials), so nothing an argument value put into an
+ * included prompt is ever evaluated.
+ */
+class IncludingWriter extends Mustache.Writer {
+  override renderPartial(token: string[], _context: Mustache.Context, partials?: Mustache.PartialsOrLookupFn): string {
+    return typeof partials === 'function' ? (partials(token[1]!) ?? '') : '';
+  }
+}
+
+const writer = checkedWriter(IncludingWriter);
 
 const CACHE_MAX = 2_000;
 const cache = new Map<string, TemplateInfo>();
@@ -119,7 +142,7 @@ export function templateInfo(text: string): TemplateInfo {
   if (info) return info;
   const tokens = writer.parse(text) as Span[];
   flattenText(tokens, text);
-  info = inspect(tokens);
+  info = inspect(tokens, text);
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
   cache.set(text, info);
   return info;
@@ -141,19 +164,23 @@ export function analyzeTemplate(text: string): TemplateAnalysis {
   let info: TemplateInfo;
   try {
     // Not through the render cache: saving must not fill it with templates that may never be served.
-    info = inspect(writer.parse(text) as Span[]);
+    info = inspect(writer.parse(text) as Span[], text);
   } catch (e) {
-    return { variables: [], errors: [`template does not parse: ${(e as Error).message}`] };
+    return { variables: [], includes: [], errors: [`template does not parse: ${(e as Error).message}`] };
   }
   const errors: string[] = [];
-  if (info.partial !== undefined) errors.push(`partials ({{> ${info.partial}}}) are not supported`);
+  if (info.loosePartial !== undefined) errors.push(`write an include as {{> ${info.loosePartial}}} ("{{>" with nothing between the braces and ">")`);
+  for (const p of info.partials) {
+    const problem = includeRefProblem(p);
+    if (problem) errors.push(problem);
+  }
   if (info.delimiters) errors.push('changing delimiters is not supported');
   if (info.depth > LIMITS.sectionDepth) errors.push(`sections are nested ${info.depth} levels deep; the limit is ${LIMITS.sectionDepth}`);
   if (info.references > LIMITS.referencesPerTemplate) {
     errors.push(`the template has ${info.references} variable tags; the limit is ${LIMITS.referencesPerTemplate}`);
   }
   for (const d of info.dotted) errors.push(dottedMessage(d));
-  return { variables: info.names, errors };
+  return { variables: info.names, includes: info.partials, errors };
 }
 
 export interface WrittenEstimate {
@@ -182,6 +209,7 @@ export function estimateWrites(info: TemplateInfo, values: Record<string, string
   return { chars, top };
 }
 
+const NO_INCLUDES = () => '';
 const identity = (v: unknown) => String(v);
 const config = { escape: identity };
 
@@ -191,18 +219,29 @@ const config = { escape: identity };
  * (DomainError 'validation') templates saved before today's rules and outputs
  * whose values would add more than `budget` characters.
  */
-export function renderTemplate(text: string, values: Record<string, string>, budget: number = LIMITS.renderedArgumentChars): string {
+export function renderTemplate(
+  text: string,
+  values: Record<string, string | number | boolean>,
+  budget: number = LIMITS.renderedArgumentChars,
+  /** `{{> ref}}` → the included text, already rendered (inserted as is) */
+  includes?: (ref: string) => string,
+): string {
   const info = templateInfo(text);
   const problem = renderProblem(info);
   if (problem) throw new DomainError('validation', `this template cannot be rendered: ${problem}; save it again`);
-  const view: Record<string, string> = Object.create(null);
-  for (const [k, v] of Object.entries(values)) view[k] = v;
-  const { chars, top } = estimateWrites(info, view);
+  // Typed values (numbers, booleans) render as their text; `false` and 0 skip a section.
+  const view: Record<string, string | number | boolean> = Object.create(null);
+  const asText: Record<string, string> = Object.create(null);
+  for (const [k, v] of Object.entries(values)) {
+    view[k] = v;
+    asText[k] = String(v);
+  }
+  const { chars, top } = estimateWrites(info, asText);
   if (chars > budget && top) {
     const message = `"${top.name}" is written ${top.writes} times; with this value that adds ${chars} characters, over the limit of ${budget}`;
     throw new DomainError('validation', message, [{ path: top.name, message }]);
   }
-  return writer.renderTokens(info.tokens as unknown as string[][], new Mustache.Context(view), undefined, text, config);
+  return writer.renderTokens(info.tokens as unknown as string[][], new Mustache.Context(view), includes ?? NO_INCLUDES, text, config);
 }
 
 /** Number of parsed templates held (for tests of the bound). */

@@ -1,10 +1,14 @@
 // Domain types returned by the core. Prisma rows never leave the repository layer.
-import type { Annotations, ContentInput, Icon } from './schemas.js';
+import type { Annotations, ArgumentType, ContentInput, Icon } from './schemas.js';
 import type { Role, TokenKind } from './access.js';
 import type { McpScope } from './mcp-scope.js';
 
 export interface Argument {
   name: string;
+  /** how a value is parsed (MCP sends strings); docs/contracts.md "Typed arguments" */
+  type: ArgumentType;
+  /** filled in when an optional argument is missing; of `type`; null: none */
+  default: string | number | boolean | null;
   title: string | null;
   description: string | null;
   required: boolean;

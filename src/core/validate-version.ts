@@ -6,6 +6,7 @@
 import type { FieldError } from './errors.js';
 import { ArgumentSchema, MessageSchema, type VersionInput } from './schemas.js';
 import { analyzeTemplate } from './template.js';
+import { badChoices, defaultProblems } from './arguments.js';
 import { isUriTemplate, parseUriTemplate } from './uri-template.js';
 import { uriSchemeProblem } from './uri-schemes.js';
 
@@ -41,6 +42,9 @@ export function validateVersion(input: VersionInput, stored: Map<string, StoredR
       if (long) errors.push({ path: `arguments[${i}].choices`, message: `choice "${long}" is longer than maxLength ${a.maxLength}` });
     }
     if (a.choices && new Set(a.choices).size !== a.choices.length) errors.push({ path: `arguments[${i}].choices`, message: 'choices must be unique' });
+    const bad = badChoices(a);
+    if (bad.length) errors.push({ path: `arguments[${i}].choices`, message: `choice "${bad[0]}" is not ${a.type === 'integer' ? 'an integer' : a.type === 'number' ? 'a number' : 'true or false'} (the argument's type)` });
+    else for (const message of defaultProblems(a)) errors.push({ path: `arguments[${i}].default`, message });
   });
 
   input.messages.forEach((m, i) => {
@@ -51,6 +55,18 @@ export function validateVersion(input: VersionInput, stored: Map<string, StoredR
       for (const message of problems) errors.push({ path: `${at}.text`, message });
       for (const v of variables) {
         if (!declared.has(v)) errors.push({ path: `${at}.text`, message: `{{${v}}} is not a declared argument` });
+      }
+      return;
+    }
+    if (c.type === 'include') {
+      // Stored includes are checked against what they name in the write (include-checks.ts).
+      for (const [name, template] of Object.entries(c.arguments ?? {})) {
+        const { variables, includes, errors: problems } = analyzeTemplate(template);
+        for (const message of problems) errors.push({ path: `${at}.arguments.${name}`, message });
+        if (includes.length) errors.push({ path: `${at}.arguments.${name}`, message: 'an include argument is a template over this prompt\'s arguments; it cannot include another prompt' });
+        for (const v of variables) {
+          if (!declared.has(v)) errors.push({ path: `${at}.arguments.${name}`, message: `{{${v}}} is not a declared argument` });
+        }
       }
       return;
     }
@@ -93,6 +109,32 @@ export function validateVersion(input: VersionInput, stored: Map<string, StoredR
     }
   });
   return errors;
+}
+
+/**
+ * What a version may be saved with but probably should not: a required argument no
+ * template uses (a client must send it, and it changes nothing). Returned with the
+ * write, never refused. Templates that do not parse are the errors' business.
+ */
+export function versionWarnings(input: Pick<VersionInput, 'arguments' | 'messages'>): FieldError[] {
+  const used = new Set<string>();
+  const templates: string[] = [];
+  for (const m of input.messages) {
+    const c = m.content as { type: string; text?: unknown; uri?: unknown; resourceUri?: unknown; arguments?: unknown };
+    if (c.type === 'text' && typeof c.text === 'string') templates.push(c.text);
+    const uri = typeof c.uri === 'string' ? c.uri : typeof c.resourceUri === 'string' ? c.resourceUri : undefined;
+    if (uri !== undefined && isUriTemplate(uri)) for (const e of parseUriTemplate(uri).expressions) for (const n of e.names) used.add(n);
+    // An include message passes values to the included prompt as templates over ours.
+    if (c.arguments && typeof c.arguments === 'object') for (const t of Object.values(c.arguments)) if (typeof t === 'string') templates.push(t);
+  }
+  for (const t of templates) for (const v of analyzeTemplate(t).variables) used.add(v);
+  const warnings: FieldError[] = [];
+  input.arguments.forEach((a, i) => {
+    if (a.required && !used.has(a.name)) {
+      warnings.push({ path: `arguments[${i}]`, message: `required argument "${a.name}" is not used by any template: clients must send it and it changes nothing; use it or make it optional` });
+    }
+  });
+  return warnings;
 }
 
 /**

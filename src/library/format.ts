@@ -9,7 +9,12 @@ import { AnnotationsSchema, ArgumentSchema, IconSchema, LabelNameSchema, LATEST,
 export const InlineMediaFileSchema = z.object({ file: z.string().min(1), mimeType: z.string().min(1) }).strict();
 export type InlineMediaFile = z.infer<typeof InlineMediaFileSchema>;
 
-const CONTENT_KEYS = ['text', 'image', 'audio', 'resource', 'resource_link'] as const;
+const CONTENT_KEYS = ['text', 'image', 'audio', 'resource', 'resource_link', 'include'] as const;
+
+/** `include: {prompt: house-style, label?: staging, version?: 3, arguments?: {topic: "{{subject}}"}}` (docs/contracts.md#includes). */
+export const FileIncludeSchema = z
+  .object({ prompt: z.string().min(1), label: z.string().optional(), version: z.number().int().min(1).optional(), arguments: z.record(z.string(), z.string()).optional() })
+  .strict();
 type ContentKey = (typeof CONTENT_KEYS)[number];
 
 export const FileMessageSchema = z
@@ -20,6 +25,7 @@ export const FileMessageSchema = z
     audio: z.union([z.string().min(1), InlineMediaFileSchema]).optional(),
     resource: z.string().min(1).optional(),
     resource_link: z.string().min(1).optional(),
+    include: FileIncludeSchema.optional(),
     // URI template bindings: the prefixes the expansion may start with (docs/library-format.md).
     allow: z.array(z.string().min(1)).min(1).optional(),
     annotations: AnnotationsSchema.optional(),
@@ -153,6 +159,9 @@ export function toMessageInput(m: FileMessage, readMedia: MediaReader): MessageI
     }
     case 'resource':
       return { role: m.role, content: { type: 'resource', uri: m.resource!, ...(m.allow ? { allow: m.allow } : {}), ...annotations } };
+    case 'include':
+      // Annotations belong to the spliced messages; the schema refuses them here.
+      return { role: m.role, content: { type: 'include', ...m.include!, ...annotations } as MessageInput['content'] };
     default:
       return { role: m.role, content: { type: 'resource_link', uri: m.resource_link!, ...(m.allow ? { allow: m.allow } : {}), ...annotations } };
   }
@@ -184,15 +193,21 @@ export function fromVersion(v: Pick<Version, 'title' | 'description' | 'icons' |
   if (v.note != null) out.note = v.note;
   out.arguments = v.arguments.map((a) => ({
     name: a.name,
+    ...(a.type && a.type !== 'string' ? { type: a.type } : {}),
     ...(a.title != null ? { title: a.title } : {}),
     ...(a.description != null ? { description: a.description } : {}),
     required: a.required,
     ...(a.choices ? { choices: a.choices } : {}),
     ...(a.maxLength != null ? { maxLength: a.maxLength } : {}),
+    ...(a.default != null ? { default: a.default } : {}),
   }));
   out.messages = v.messages.map((m) => {
     const c = m.content;
     const msg: Record<string, unknown> = { role: m.role };
+    if (c.type === 'include') {
+      msg.include = includeFile(c);
+      return msg;
+    }
     if (c.type === 'text') msg.text = c.text;
     else if ('data' in c) msg[c.type] = writeMedia(c.data, c.mimeType);
     else if ('resourceUri' in c) msg[c.type] = c.resourceUri;
@@ -203,6 +218,16 @@ export function fromVersion(v: Pick<Version, 'title' | 'description' | 'icons' |
     return msg;
   });
   return out;
+}
+
+/** An include message's file fields, in a fixed key order (content identity compares them). */
+function includeFile(c: Extract<MessageInput['content'], { type: 'include' }>): Record<string, unknown> {
+  return {
+    prompt: c.prompt,
+    ...(c.label !== undefined ? { label: c.label } : {}),
+    ...(c.version !== undefined ? { version: c.version } : {}),
+    ...(c.arguments ? { arguments: Object.fromEntries(Object.entries(c.arguments).sort(([a], [b]) => (a < b ? -1 : 1))) } : {}),
+  };
 }
 
 function canonicalAnnotations(a: { audience?: string[]; priority?: number } | undefined) {
@@ -219,9 +244,12 @@ export function contentKey(v: Pick<VersionInput, 'title' | 'description' | 'icon
     title: v.title ?? null,
     description: v.description ?? null,
     icons: v.icons?.length ? v.icons.map((i) => [i.src, i.mimeType ?? null, i.sizes ?? null]) : null,
-    arguments: v.arguments.map((a) => [a.name, a.title ?? null, a.description ?? null, Boolean(a.required), a.choices ?? null, a.maxLength ?? null]),
+    // Type and default only when set, so the key of an untyped version stays what it was.
+    arguments: v.arguments.map((a) => [a.name, a.title ?? null, a.description ?? null, Boolean(a.required), a.choices ?? null, a.maxLength ?? null,
+      ...(a.type && a.type !== 'string' ? [a.type] : []), ...(a.default != null ? [{ default: a.default }] : [])]),
     messages: v.messages.map((m) => {
       const c = m.content;
+      if (c.type === 'include') return [m.role, c.type, includeFile(c)];
       const body = c.type === 'text' ? c.text : 'data' in c ? [c.mimeType, c.data] : 'resourceUri' in c ? c.resourceUri : c.uri;
       const allow = 'allow' in c && c.allow ? c.allow : null;
       return [m.role, c.type, body, canonicalAnnotations(c.annotations) ?? null, ...(allow ? [allow] : [])];

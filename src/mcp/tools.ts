@@ -17,6 +17,7 @@ import type { CatalogView, ServedPrompt } from '../core/catalog.js';
 import type { Argument, RenderedContent, RenderedPrompt } from '../core/types.js';
 import { ERROR_TABLE, isDomainError } from '../core/errors.js';
 import { PRODUCTION } from '../core/schemas.js';
+import { argumentsJsonSchema, type ArgumentValue } from '../core/arguments.js';
 import { guarded, toMcpError, type ErrorLog } from './errors.js';
 import type { UsageTracker } from './usage.js';
 
@@ -38,30 +39,17 @@ export interface ToolsOptions {
   usage?: UsageTracker;
 }
 
-type JsonSchema = Record<string, unknown>;
-
-/** The JSON Schema of a prompt's arguments (MCP argument values are strings). */
-export function argumentsJsonSchema(args: readonly Argument[]): JsonSchema {
-  const properties: Record<string, JsonSchema> = {};
-  for (const a of args) {
-    properties[a.name] = {
-      type: 'string',
-      ...(a.title ? { title: a.title } : {}),
-      ...(a.description ? { description: a.description } : {}),
-      ...(a.choices?.length ? { enum: a.choices } : {}),
-      ...(a.maxLength != null ? { maxLength: a.maxLength } : {}),
-    };
-  }
-  const required = args.filter((a) => a.required).map((a) => a.name);
-  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
-}
+/** The JSON Schema of a prompt's arguments, one definition for every face (core/arguments.ts). */
+export { argumentsJsonSchema };
 
 const argumentSpec = (a: Argument) => ({
   name: a.name,
+  type: a.type,
   ...(a.description ? { description: a.description } : {}),
   required: a.required,
   ...(a.choices?.length ? { choices: a.choices } : {}),
   ...(a.maxLength != null ? { maxLength: a.maxLength } : {}),
+  ...(a.default != null ? { default: a.default } : {}),
 });
 
 const promptSummary = (p: ServedPrompt) => ({
@@ -93,7 +81,7 @@ const GET_PROMPT_TOOL: Tool = {
     type: 'object',
     properties: {
       name: { type: 'string', description: 'The prompt name, as list_prompts shows it.' },
-      arguments: { type: 'object', additionalProperties: { type: 'string' }, description: 'Argument values by name (strings).' },
+      arguments: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] }, description: 'Argument values by name: strings, or numbers and booleans for typed arguments (list_prompts shows each type).' },
     },
     required: ['name'],
   },
@@ -134,11 +122,12 @@ export function registerTools(server: Server, { core, catalog = core.catalog.vie
 
   /** Renders for a tool: invalid arguments or an unknown prompt become an isError result, as the spec asks. */
   async function render(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-    const values: Record<string, string> = Object.create(null);
+    const values: Record<string, ArgumentValue> = Object.create(null);
     for (const [k, v] of Object.entries(args)) {
-      if (typeof v !== 'string') {
+      // Typed arguments arrive as JSON numbers and booleans (the inputSchema says so); the core checks each against its type.
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') {
         usage?.refused(name, 'invalid_arguments');
-        return errorResult(`argument "${k}" must be a string (got ${v === null ? 'null' : typeof v})`);
+        return errorResult(`argument "${k}" must be a string, number or boolean (got ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v})`);
       }
       values[k] = v;
     }

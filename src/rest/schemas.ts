@@ -27,6 +27,14 @@ export const VersionSchema = z
   })
   .meta({ id: 'Version' });
 
+/** Saved, but probably not meant: e.g. a required argument no template uses (docs/contracts.md). */
+export const WarningsSchema = z
+  .array(z.object({ path: z.string(), message: z.string() }))
+  .meta({ id: 'Warnings', description: 'what was saved but looks unintended, each naming the field; empty when nothing' });
+
+/** A new version as POST /prompts/{name}/versions answers: the version and its warnings. */
+export const CreatedVersionSchema = VersionSchema.extend({ warnings: WarningsSchema }).meta({ id: 'CreatedVersion' });
+
 export const VersionSummarySchema = z
   .object({
     version: z.number().int(), title: z.string().nullable(), note: z.string().nullable(), author: z.string().nullable(), createdAt: z.string(), active: z.boolean(),
@@ -65,6 +73,9 @@ export const PromptDetailSchema = z
     latest: VersionSchema,
   })
   .meta({ id: 'PromptDetail' });
+
+/** A new prompt as POST /prompts answers: the prompt and its first version's warnings. */
+export const CreatedPromptSchema = PromptDetailSchema.extend({ warnings: WarningsSchema }).meta({ id: 'CreatedPrompt' });
 
 export const ResourceSchema = z
   .object({

@@ -54,7 +54,7 @@ describe('the tools face', () => {
     expect(unknown.isError).toBe(true);
     expect((unknown.content as { text: string }[])[0]!.text).toContain('prompt "nope" not found');
     const notString = await client.callTool({ name: 'get_prompt', arguments: { name: 'greet', arguments: { who: 3 } } });
-    expect((notString.content as { text: string }[])[0]!.text).toBe('argument "who" must be a string (got number)');
+    expect((notString.content as { text: string }[])[0]!.text).toBe('argument "who" must be a string (got 3)');
 
     expect((await rpcError(client.callTool({ name: 'greet', arguments: {} }))).code).toBe(-32602);
     await close();
@@ -77,8 +77,8 @@ describe('the tools face', () => {
     const hit = (await client.callTool({ name: 'list_prompts', arguments: { query: 'SECURITY' } })).structuredContent as { prompts: unknown[] };
     expect(hit.prompts).toEqual([
       { name: 'review', title: 'Code review', description: 'Reviews a diff for security problems', arguments: [
-        { name: 'lang', description: 'language', required: true, choices: ['ts', 'go'] },
-        { name: 'diff', required: false, maxLength: 100 },
+        { name: 'lang', type: 'string', description: 'language', required: true, choices: ['ts', 'go'] },
+        { name: 'diff', type: 'string', required: false, maxLength: 100 },
       ] },
     ]);
     const bulk: string[] = [];

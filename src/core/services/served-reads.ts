@@ -6,6 +6,7 @@ import type { ServedCatalog } from '../catalog.js';
 import type { ChangeFeed, ChangeListener } from '../change-feed.js';
 import { DomainError, type FieldError } from '../errors.js';
 import { renderVersion, type ResourceResolver } from '../render.js';
+import type { ArgumentValue } from '../arguments.js';
 import type { Repositories } from '../ports.js';
 import { PRODUCTION } from '../schemas.js';
 import type { ChangeEvent, RenderedPrompt, Version } from '../types.js';
@@ -104,7 +105,7 @@ export function createServedReads({ read, catalog, resolver, feed }: { read: Rep
     definition,
 
     /** `onResolved`: told which version is being rendered before rendering (usage counts it even if rendering fails). */
-    async render(name: string, sel: VersionSelector, args: Record<string, string>, onResolved?: (d: ServedDefinition) => void): Promise<ServedDefinition & { rendered: RenderedPrompt }> {
+    async render(name: string, sel: VersionSelector, args: Record<string, ArgumentValue>, onResolved?: (d: ServedDefinition) => void): Promise<ServedDefinition & { rendered: RenderedPrompt }> {
       const d = await definition(name, sel);
       onResolved?.(d);
       return { ...d, rendered: await renderVersion(name, d.version, args, resolver) };

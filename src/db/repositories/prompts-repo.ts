@@ -37,6 +37,8 @@ export function toVersion(row: VersionRow): Version {
     arguments: row.arguments.map(
       (a): Argument => ({
         name: a.name,
+        type: (a.type || 'string') as Argument['type'],
+        default: parseJson<Argument['default']>(a.defaultValue ?? null),
         title: a.title,
         description: a.description,
         required: a.required,
@@ -61,10 +63,19 @@ export function toVersion(row: VersionRow): Version {
         case 'resource':
           content = { type: 'resource', uri, ...allowOf(m.binding) };
           break;
+        case 'include':
+          content = {
+            type: 'include',
+            prompt: m.includePrompt ?? '',
+            ...(m.includeLabel != null ? { label: m.includeLabel } : {}),
+            ...(m.includeVersion != null ? { version: m.includeVersion } : {}),
+            ...(m.includeArguments != null ? { arguments: JSON.parse(m.includeArguments) as Record<string, string> } : {}),
+          };
+          break;
         default:
           content = { type: 'resource_link', uri, ...allowOf(m.binding) };
       }
-      if (annotations) (content as { annotations?: unknown }).annotations = annotations;
+      if (annotations && content.type !== 'include') (content as { annotations?: unknown }).annotations = annotations;
       return { role: m.role as Message['role'], content };
     }),
   };
@@ -86,6 +97,8 @@ export function versionCreateData(input: VersionInput, resourceIds: Map<string, 
         required: a.required,
         choices: a.choices ? JSON.stringify(a.choices) : null,
         maxLength: a.maxLength ?? null,
+        type: a.type ?? 'string',
+        defaultValue: a.default != null ? JSON.stringify(a.default) : null,
       })),
     },
     messages: {
@@ -95,8 +108,17 @@ export function versionCreateData(input: VersionInput, resourceIds: Map<string, 
           position,
           role: m.role,
           type: c.type,
-          annotations: c.annotations ? JSON.stringify(c.annotations) : null,
+          annotations: c.type !== 'include' && c.annotations ? JSON.stringify(c.annotations) : null,
         };
+        if (c.type === 'include') {
+          return {
+            ...base,
+            includePrompt: c.prompt,
+            includeLabel: c.label ?? null,
+            includeVersion: c.version ?? null,
+            includeArguments: c.arguments ? JSON.stringify(c.arguments) : null,
+          };
+        }
         const bindingUri = 'resourceUri' in c ? c.resourceUri : 'uri' in c ? c.uri : undefined;
         if (c.type === 'text') return { ...base, text: c.text };
         if ('data' in c) return { ...base, data: Buffer.from(c.data, 'base64'), mimeType: c.mimeType };
@@ -247,19 +269,20 @@ async function insertVersions(tx: Tx, versions: NewVersion[], resourceIds: Map<s
     versions.map((v, i) => { const d = pending[i]!.data; return [v.promptId, v.number, d.title, d.description, d.icons, d.note, v.author, at]; }),
     ['id', 'promptId', 'number']);
   const versionIds = new Map(rows.map((r) => [key(Number(r.promptId), Number(r.number)), Number(r.id)]));
-  await insertRows(tx, 'PromptArgument', ['versionId', 'position', 'name', 'title', 'description', 'required', 'choices', 'maxLength'],
-    pending.flatMap((x) => x.data.arguments.create.map((a) => [versionIds.get(x.k)!, a.position, a.name, a.title, a.description, a.required, a.choices, a.maxLength])));
+  await insertRows(tx, 'PromptArgument', ['versionId', 'position', 'name', 'title', 'description', 'required', 'choices', 'maxLength', 'type', 'defaultValue'],
+    pending.flatMap((x) => x.data.arguments.create.map((a) => [versionIds.get(x.k)!, a.position, a.name, a.title, a.description, a.required, a.choices, a.maxLength, a.type, a.defaultValue])));
   const bindings = new Map<string, { uri: string; isTemplate: boolean; resourceId: number | null; allow: string | null }>();
   const messageRows = pending.flatMap((x) =>
     x.data.messages.create.map((m) => {
       const versionId = versionIds.get(x.k)!;
       if ('binding' in m && m.binding) bindings.set(`${versionId}:${m.position}`, m.binding.create);
-      const c = m as { text?: string | null; data?: Uint8Array | null; mimeType?: string | null };
-      return [versionId, m.position, m.role, m.type, c.text ?? null, c.data ?? null, c.mimeType ?? null, m.annotations];
+      const c = m as { text?: string | null; data?: Uint8Array | null; mimeType?: string | null; includePrompt?: string; includeLabel?: string | null; includeVersion?: number | null; includeArguments?: string | null };
+      return [versionId, m.position, m.role, m.type, c.text ?? null, c.data ?? null, c.mimeType ?? null, m.annotations,
+        c.includePrompt ?? null, c.includeLabel ?? null, c.includeVersion ?? null, c.includeArguments ?? null];
     }),
   );
   const msgs = await insertRows<{ id: number; versionId: number; position: number }>(tx, 'PromptMessage',
-    ['versionId', 'position', 'role', 'type', 'text', 'data', 'mimeType', 'annotations'], messageRows, ['id', 'versionId', 'position']);
+    ['versionId', 'position', 'role', 'type', 'text', 'data', 'mimeType', 'annotations', 'includePrompt', 'includeLabel', 'includeVersion', 'includeArguments'], messageRows, ['id', 'versionId', 'position']);
   await insertRows(tx, 'ResourceBinding', ['messageId', 'uri', 'isTemplate', 'resourceId', 'allow'], msgs.flatMap((r) => {
     const b = bindings.get(`${Number(r.versionId)}:${Number(r.position)}`);
     return b ? [[Number(r.id), b.uri, b.isTemplate, b.resourceId, b.allow]] : [];

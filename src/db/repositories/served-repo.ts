@@ -27,8 +27,8 @@ interface Row {
 /** The version `v` as one compact JSON array, built by the database. */
 function docSql(d: Dialect): string {
   const { jsonArray: arr, jsonAgg: agg, hex, jsonText } = d.sql;
-  const arg = `${arr}(a."name", a."title", a."description", a."required", a."choices", a."maxLength")`;
-  const msg = `${arr}(m."role", m."type", m."text", ${hex('m."data"')}, m."mimeType", m."annotations", b."uri", b."allow")`;
+  const arg = `${arr}(a."name", a."title", a."description", a."required", a."choices", a."maxLength", a."type", a."defaultValue")`;
+  const msg = `${arr}(m."role", m."type", m."text", ${hex('m."data"')}, m."mimeType", m."annotations", b."uri", b."allow", m."includePrompt", m."includeLabel", m."includeVersion", m."includeArguments")`;
   return `${arr}(
       v."number", v."title", v."description", v."icons", v."note", v."author", v."createdAt",
       (SELECT ${agg(arg, 'a."position"')} FROM "PromptArgument" a WHERE a."versionId" = v."id"),
@@ -57,7 +57,7 @@ function viewSql(d: Dialect, label: string, filter: (nextParam: number) => strin
 
 type S = string | null;
 /** [number, title, description, icons, note, author, createdAt, arguments, messages] */
-type VersionDoc = [number, S, S, S, S, S, string | number, [string, S, S, boolean | number, S, number | null][], [string, string, S, S, S, S, S, S][]];
+type VersionDoc = [number, S, S, S, S, S, string | number, [string, S, S, boolean | number, S, number | null, S, S][], [string, string, S, S, S, S, S, S, S?, S?, (number | null)?, S?][]];
 
 // SQLite stores Prisma's DateTime as ISO text (or epoch ms); PostgreSQL's
 // timestamp(3) comes without a zone and is UTC.
@@ -73,8 +73,8 @@ const versionRow = ([number, title, description, icons, note, author, createdAt,
     note,
     author,
     createdAt: dbDate(createdAt),
-    arguments: args.map(([name, title, description, required, choices, maxLength]) => ({ name, title, description, required: Boolean(required), choices, maxLength })),
-    messages: messages.map(([role, type, text, data, mimeType, annotations, uri, allow]) => ({
+    arguments: args.map(([name, title, description, required, choices, maxLength, type, defaultValue]) => ({ name, title, description, required: Boolean(required), choices, maxLength, type, defaultValue })),
+    messages: messages.map(([role, type, text, data, mimeType, annotations, uri, allow, includePrompt, includeLabel, includeVersion, includeArguments]) => ({
       role,
       type,
       text,
@@ -82,6 +82,10 @@ const versionRow = ([number, title, description, icons, note, author, createdAt,
       mimeType,
       annotations,
       binding: uri == null ? null : { uri, allow },
+      includePrompt: includePrompt ?? null,
+      includeLabel: includeLabel ?? null,
+      includeVersion: includeVersion == null ? null : Number(includeVersion),
+      includeArguments: includeArguments ?? null,
     })),
   }) as unknown as VersionRow;
 

@@ -33,7 +33,7 @@ function write(p: ExportPrompt): { files: SourceFile[]; warnings: FormatWarning[
     return !inline;
   });
   const v = { title: null, description: null, icons: null, note: null, ...p.input, messages } as unknown as Version;
-  const body = fromVersion({ ...v, arguments: p.input.arguments.map((a) => ({ title: null, description: null, choices: null, maxLength: null, ...a, required: a.required ?? false })) }, () => {
+  const body = fromVersion({ ...v, arguments: p.input.arguments.map((a) => ({ title: null, description: null, choices: null, maxLength: null, ...a, type: a.type ?? 'string', default: a.default ?? null, required: a.required ?? false })) }, () => {
     throw new Error('unreachable: inline media filtered above');
   });
   return { files: [{ path, text: toYaml({ name: p.name, ...body }) }], warnings };

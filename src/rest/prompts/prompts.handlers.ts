@@ -1,6 +1,7 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Core } from '../../core/index.js';
 import { etagOf } from '../../core/services/prompt-service.js';
+import { versionWarnings } from '../../core/validate-version.js';
 import { actorOf, type AuthEnv } from '../auth.js';
 import { wire } from '../wire.js';
 import { recordHttp } from '../usage-recording.js';
@@ -20,10 +21,11 @@ export function createHandlers(core: Core) {
     return c.json(wire(await core.prompts.list({ q: q.q, archived, label: q.label, tags, deleted, status: q.status, sort: q.sort, unusedFor: q.unusedFor, limit: q.limit, cursor: q.cursor })), 200);
   };
   const create: H<'create'> = async (c) => {
-    const d = await core.prompts.create(c.req.valid('json'), actorOf(c));
+    const input = c.req.valid('json');
+    const d = await core.prompts.create(input, actorOf(c));
     c.header('ETag', etagOf(d));
     c.header('Location', `/admin/v1/prompts/${encodeURIComponent(d.name)}`);
-    return c.json(wire(d), 201);
+    return c.json({ ...wire(d), warnings: versionWarnings(input) }, 201);
   };
   const get: H<'get'> = async (c) => {
     const d = await core.prompts.get(c.req.valid('param').name);
@@ -55,10 +57,11 @@ export function createHandlers(core: Core) {
   };
   const createVersion: H<'createVersion'> = async (c) => {
     const { name } = c.req.valid('param');
-    const { created: v, etag } = await core.prompts.createVersion(name, c.req.valid('json'), actorOf(c), { ifMatch: c.req.valid('header')['if-match'] });
+    const input = c.req.valid('json');
+    const { created: v, etag } = await core.prompts.createVersion(name, input, actorOf(c), { ifMatch: c.req.valid('header')['if-match'] });
     c.header('ETag', etag);
     c.header('Location', `/admin/v1/prompts/${encodeURIComponent(name)}/versions/${v.version}`);
-    return c.json(wire(v), 201);
+    return c.json({ ...wire(v), warnings: versionWarnings(input) }, 201);
   };
   const getVersion: H<'getVersion'> = async (c) => {
     const { name, n } = c.req.valid('param');

@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { CreatePromptInputSchema, LabelNameSchema, LIMITS, MAX_TAGS, RenderInputSchema, TagSchema, TagsSchema, UpdatePromptInputSchema, VersionInputSchema } from '../../core/schemas.js';
 import {
-  ListQuerySchema, NameParamSchema, SearchQuerySchema, PromptDetailSchema, PromptSummarySchema, RenderedPromptSchema, VersionSchema, VersionSummarySchema,
+  CreatedPromptSchema, CreatedVersionSchema, ListQuerySchema, NameParamSchema, SearchQuerySchema, PromptDetailSchema, PromptSummarySchema, RenderedPromptSchema, VersionSchema, VersionSummarySchema,
   body, errorResponses, json, page,
 } from '../schemas.js';
 
@@ -40,7 +40,7 @@ export const list = createRoute({
 export const create = createRoute({
   method: 'post', path: '/prompts', tags, summary: 'Create a prompt with version 1',
   request: body(CreatePromptInputSchema),
-  responses: { 201: json(PromptDetailSchema, 'Created'), 401: errorResponses[401], 409: { ...errorResponses[422], description: 'Name taken' }, 422: errorResponses[422] },
+  responses: { 201: json(CreatedPromptSchema, 'Created, with warnings (e.g. a required argument no template uses)'), 401: errorResponses[401], 409: { ...errorResponses[422], description: 'Name taken' }, 422: errorResponses[422] },
 });
 
 export const get = createRoute({
@@ -78,7 +78,7 @@ export const createVersion = createRoute({
   method: 'post', path: '/prompts/{name}/versions', tags, summary: 'Create a new version (If-Match guards against lost updates)',
   request: { params: NameParamSchema, headers: z.object({ 'if-match': z.string().max(100).optional() }), ...body(VersionInputSchema) },
   responses: {
-    201: json(VersionSchema, 'Created'), 401: errorResponses[401], 404: errorResponses[404],
+    201: json(CreatedVersionSchema, 'Created, with warnings (e.g. a required argument no template uses)'), 401: errorResponses[401], 404: errorResponses[404],
     412: { ...errorResponses[404], description: 'The If-Match ETag is stale' }, 422: errorResponses[422],
   },
 });

@@ -1,6 +1,6 @@
 // Response and parameter schemas of the read API's OpenAPI document (/v1/openapi.json).
 import { z } from 'zod';
-import { LabelNameSchema, LIMITS } from '../../core/schemas.js';
+import { ArgumentValuesSchema, LabelNameSchema, LIMITS } from '../../core/schemas.js';
 import { ProblemSchema, RenderedContentSchema, VersionSchema } from '../schemas.js';
 
 export const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ProblemSchema } } });
@@ -29,7 +29,7 @@ export const PromptDefinitionSchema = z
   .meta({ id: 'PromptDefinition' });
 
 export const RenderBodySchema = z
-  .object({ arguments: z.record(z.string().max(256), z.string().max(LIMITS.argumentValueLength)).default({}) })
+  .object({ arguments: ArgumentValuesSchema.default({}) })
   .strict()
   .meta({ id: 'ReadRenderInput' });
 
