@@ -2,7 +2,8 @@
 // validation that turns a candidate into an imported prompt or a per-file problem.
 import YAML from 'yaml';
 import type { z } from 'zod';
-import { formatPath, PromptNameSchema, VersionInputSchema, type FieldError, type MessageInput } from '../../core/index.js';
+import { formatPath, PromptNameSchema, VersionInputSchema, type ArgumentInput, type ArgumentType, type FieldError, type MessageInput } from '../../core/index.js';
+import { defaultProblems } from '../../core/arguments.js';
 import { analyzeTemplate } from '../../core/template.js';
 import { validateVersion } from '../../core/validate-version.js';
 import type { FileProblem } from '../read-library.js';
@@ -165,8 +166,8 @@ export function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
 /** Warnings for what a target format cannot carry; `has` lists what it can. */
 export function lossWarnings(
   file: string,
-  p: { input: { title?: string | null; arguments: { name: string; title?: string | null; choices?: string[] | null; maxLength?: number | null; description?: string | null }[] } },
-  has: { title?: boolean; argumentTitle?: boolean; choices?: boolean; maxLength?: boolean; argumentDescription?: boolean },
+  p: { input: { title?: string | null; arguments: { name: string; title?: string | null; choices?: string[] | null; maxLength?: number | null; description?: string | null; type?: string; default?: unknown }[] } },
+  has: { title?: boolean; argumentTitle?: boolean; choices?: boolean; maxLength?: boolean; argumentDescription?: boolean; type?: boolean; default?: boolean },
 ): FormatWarning[] {
   const w: FormatWarning[] = [];
   if (p.input.title && !has.title) w.push({ file, message: `title "${p.input.title}" has no place in this format and is left out` });
@@ -175,6 +176,35 @@ export function lossWarnings(
     if (a.description && !has.argumentDescription) w.push({ file, message: `argument ${a.name}: description left out` });
     if (a.choices && !has.choices) w.push({ file, message: `argument ${a.name}: choices left out` });
     if (a.maxLength && !has.maxLength) w.push({ file, message: `argument ${a.name}: maxLength left out` });
+    if (a.type && a.type !== 'string' && !has.type) w.push({ file, message: `argument ${a.name}: type ${a.type} left out (this format has no argument types; a re-import makes it a string)` });
+    if (a.default != null && !has.default) w.push({ file, message: `argument ${a.name}: default ${JSON.stringify(a.default)} left out (this format has no defaults)` });
   }
   return w;
+}
+
+/** A format's input type as a promptd argument type; undefined for what promptd passes as text (array, object, any…). */
+export function argumentTypeOf(type: string | undefined): ArgumentType | undefined {
+  return type === 'string' || type === 'number' || type === 'integer' || type === 'boolean' ? type : undefined;
+}
+
+/**
+ * A format's defaults (`input.default`, Prompty `default`) onto the arguments they
+ * fit (of the argument's type, one of its choices). An argument with a default is
+ * optional in promptd (the default fills it in, as in Dotprompt and Prompty). Returns
+ * the defaults that fit no argument, which the caller keeps in metadata.
+ */
+export function applyDefaults(args: ArgumentInput[], defaults: Record<string, unknown> | undefined, warn?: (message: string) => void): Record<string, unknown> {
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(defaults ?? {})) {
+    const a = args.find((x) => x.name === toArgumentName(key));
+    const fits = a && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && !defaultProblems({ ...a, required: false, default: value }).length;
+    if (!a || !fits) {
+      rest[key] = value;
+      warn?.(`default of ${key} (${JSON.stringify(value)}) ${a ? `does not fit the argument (${a.type ?? 'string'}${a.choices ? ', choices' : ''})` : 'names no input'}; kept in metadata, not filled in`);
+      continue;
+    }
+    a.default = value as string | number | boolean;
+    if (a.required) a.required = false;
+  }
+  return rest;
 }

@@ -3,7 +3,7 @@
 // which `{{role "system"}}` / `{{role "user"}}` / `{{role "model"}}` start messages.
 // `_name.prompt` files are partials: imported as prompts named `name`.
 import type { ArgumentInput, MessageInput } from '../../core/index.js';
-import { baseName, defined, fail, finish, frontMatter, lineAt, lossWarnings, mcpRole, readEach, roleMap, splitFrontMatter, str, text, toPromptName, usedVariables } from './common.js';
+import { applyDefaults, baseName, defined, fail, finish, frontMatter, lineAt, lossWarnings, mcpRole, readEach, roleMap, splitFrontMatter, str, text, toPromptName, usedVariables } from './common.js';
 import { sameArguments, schemaArguments, toPicoschema } from './picoschema.js';
 import { fromHandlebars, toHandlebars } from './tags.js';
 import type { ExportPrompt, FormatReadResult, FormatWarning, PromptFormat, SourceFile } from './types.js';
@@ -22,8 +22,10 @@ function read(files: SourceFile[]): FormatReadResult {
     if (typeof input !== 'object' || Array.isArray(input)) fail('input', 'expected a mapping with schema and default');
     const { args, notes } = schemaArguments(input.schema);
     for (const n of notes) warn(undefined, n);
-    const defaults = input.default && typeof input.default === 'object' ? (input.default as Record<string, unknown>) : undefined;
-    if (defaults && Object.keys(defaults).length) warn(undefined, `input.default (${Object.keys(defaults).join(', ')}) kept in metadata; promptd does not fill in defaults, so a missing value renders empty`);
+    const given = input.default && typeof input.default === 'object' ? (input.default as Record<string, unknown>) : undefined;
+    // Defaults that fit their argument become its default; the others stay in metadata.
+    const unmapped = applyDefaults(args, given, (m) => warn(undefined, m));
+    const defaults = Object.keys(unmapped).length ? unmapped : undefined;
 
     // Split the body at role markers; text before the first marker is a user message.
     const parts: { role: string; at: number; text: string }[] = [];
@@ -78,10 +80,19 @@ function write(p: ExportPrompt): { files: SourceFile[]; warnings: FormatWarning[
   delete extra.partial;
   delete extra.schema;
   const path = `prompts/${partial ? '_' : ''}${p.name}.prompt`;
-  const warnings: FormatWarning[] = lossWarnings(path, p, { argumentDescription: true, choices: true });
-  // The imported schema goes back verbatim while the arguments it describes are unchanged (it may hold types promptd drops).
-  const schema = rawSchema !== undefined && sameArguments(schemaArguments(rawSchema).args, p.input.arguments) ? rawSchema : p.input.arguments.length ? toPicoschema(p.input.arguments) : undefined;
-  const input = defined({ schema, default: p.meta?.defaults });
+  const warnings: FormatWarning[] = lossWarnings(path, p, { argumentDescription: true, choices: true, type: true, default: true });
+  for (const a of p.input.arguments) if (a.choices && a.type && a.type !== 'string') warnings.push({ file: path, message: `argument ${a.name}: choices of a ${a.type} left out (Picoschema enums hold strings)` });
+  const argDefaults = Object.fromEntries(p.input.arguments.filter((a) => a.default != null).map((a) => [a.name, a.default]));
+  // The imported schema goes back verbatim while the arguments it describes are unchanged (it may hold types promptd drops);
+  // a field with a default reads as optional, as it did on import.
+  const unchanged = () => {
+    const again = schemaArguments(rawSchema).args;
+    applyDefaults(again, argDefaults);
+    return sameArguments(again, p.input.arguments);
+  };
+  const schema = rawSchema !== undefined && unchanged() ? rawSchema : p.input.arguments.length ? toPicoschema(p.input.arguments) : undefined;
+  const allDefaults = { ...argDefaults, ...(p.meta?.defaults ?? {}) };
+  const input = defined({ schema, default: Object.keys(allDefaults).length ? allDefaults : undefined });
   const roles = p.meta?.roles ?? {};
   const blocks: string[] = [];
   p.input.messages.forEach((m, i) => {

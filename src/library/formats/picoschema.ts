@@ -1,14 +1,15 @@
 // Dotprompt input schemas (Picoschema, or JSON Schema when it has `type`/`properties`)
-// ↔ promptd arguments. promptd arguments are strings: other types are imported with a
+// ↔ promptd arguments. string, number, integer and boolean become typed arguments;
+// other types (array, object, any, named schemas) are imported as strings with a
 // warning, and the original schema is kept so an unchanged prompt exports it verbatim.
 import type { ArgumentInput } from '../../core/index.js';
-import { toArgumentName } from './common.js';
+import { argumentTypeOf, toArgumentName } from './common.js';
 
 const SCALARS = ['string', 'number', 'integer', 'boolean', 'null', 'any'];
 
 export interface SchemaArguments {
   args: ArgumentInput[];
-  /** one message per field whose type is not a string */
+  /** one message per field whose type promptd cannot hold */
   notes: string[];
 }
 
@@ -23,9 +24,10 @@ function fromJsonSchema(schema: Record<string, unknown>): SchemaArguments {
   const notes: string[] = [];
   const args = Object.entries(props).map(([key, p]) => {
     const type = typeof p?.type === 'string' ? p.type : Array.isArray(p?.enum) ? 'string' : 'any';
-    if (type !== 'string') notes.push(`input ${key} is of type ${type}; promptd passes it as text`);
+    const typed = argumentTypeOf(type);
+    if (!typed) notes.push(`input ${key} is of type ${type}; promptd passes it as text`);
     const choices = Array.isArray(p?.enum) ? choicesOf(p.enum) : undefined;
-    return { name: toArgumentName(key), required: required.has(key), ...(typeof p?.description === 'string' ? { description: p.description } : {}), ...(choices ? { choices } : {}) };
+    return { name: toArgumentName(key), ...(typed && typed !== 'string' ? { type: typed } : {}), required: required.has(key), ...(typeof p?.description === 'string' ? { description: p.description } : {}), ...(choices ? { choices } : {}) };
   });
   return { args, notes };
 }
@@ -68,26 +70,29 @@ export function schemaArguments(schema: unknown): SchemaArguments {
     } else {
       type = 'any';
     }
-    if (type !== 'string') notes.push(`input ${field} is ${SCALARS.includes(type) || type === 'array' || type === 'object' ? `of type ${type}` : `a ${type} (a named schema)`}; promptd passes it as text`);
-    args.push({ name: toArgumentName(field), required: !optional, ...(description ? { description } : {}), ...(choices ? { choices } : {}) });
+    const typed = argumentTypeOf(type);
+    if (!typed) notes.push(`input ${field} is ${SCALARS.includes(type) || type === 'array' || type === 'object' ? `of type ${type}` : `a ${type} (a named schema)`}; promptd passes it as text`);
+    args.push({ name: toArgumentName(field), ...(typed && typed !== 'string' ? { type: typed } : {}), required: !optional, ...(description ? { description } : {}), ...(choices ? { choices } : {}) });
   }
   return { args, notes };
 }
 
-/** Arguments → Picoschema with string fields (`name?: string, description`, enums with choices). */
+/** Arguments → Picoschema fields (`name?: integer, description`; enums with choices, typed as strings). */
 export function toPicoschema(args: ArgumentInput[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const a of args) {
     const opt = a.required ? '' : '?';
     const desc = a.description?.replace(/\n/g, ' ');
-    if (a.choices?.length) out[`${a.name}${opt}(enum${desc ? `, ${desc.replace(/\)/g, ']')}` : ''})`] = a.choices;
-    else out[`${a.name}${opt}`] = desc ? `string, ${desc}` : 'string';
+    const type = a.type ?? 'string';
+    // Picoschema enums hold strings; a typed argument with choices keeps its type and loses the enum (lossWarnings says so).
+    if (a.choices?.length && type === 'string') out[`${a.name}${opt}(enum${desc ? `, ${desc.replace(/\)/g, ']')}` : ''})`] = a.choices;
+    else out[`${a.name}${opt}`] = desc ? `${type}, ${desc}` : type;
   }
   return out;
 }
 
 /** Same arguments, ignoring what a schema cannot say (titles, maxLength). */
 export function sameArguments(a: ArgumentInput[], b: ArgumentInput[]): boolean {
-  const key = (x: ArgumentInput[]) => JSON.stringify(x.map((y) => [y.name, Boolean(y.required), y.description ?? null, y.choices ?? null]));
+  const key = (x: ArgumentInput[]) => JSON.stringify(x.map((y) => [y.name, y.type ?? 'string', Boolean(y.required), y.description ?? null, y.choices ?? null]));
   return key(a) === key(b);
 }

@@ -3,7 +3,7 @@
 // `assistant:` lines start messages. The template engine is Jinja2 unless
 // `template: mustache` (or `template: {format: mustache}`) says otherwise.
 import type { ArgumentInput, MessageInput } from '../../core/index.js';
-import { baseName, defined, fail, finish, frontMatter, lineAt, lossWarnings, mcpRole, readEach, roleMap, splitFrontMatter, str, text, toArgumentName, toPromptName, usedVariables } from './common.js';
+import { applyDefaults, argumentTypeOf, baseName, defined, fail, finish, frontMatter, lineAt, lossWarnings, mcpRole, readEach, roleMap, splitFrontMatter, str, text, toArgumentName, toPromptName, usedVariables } from './common.js';
 import { fromJinja, toJinja } from './tags.js';
 import type { ExportPrompt, FormatReadResult, FormatWarning, PromptFormat, SourceFile } from './types.js';
 
@@ -62,11 +62,13 @@ function read(files: SourceFile[]): FormatReadResult {
     const args: ArgumentInput[] = specs.map((s) => {
       const n = toArgumentName(s.name);
       if (n !== s.name) warn(undefined, `input "${s.name}" imported as the argument ${n}`);
-      if (s.type && s.type !== 'string') warn(undefined, `input ${s.name} is of type ${s.type}; promptd passes it as text`);
-      return { name: n, required: s.required ?? false, ...(s.description ? { description: s.description } : {}) };
+      const typed = argumentTypeOf(s.type);
+      if (s.type && !typed) warn(undefined, `input ${s.name} is of type ${s.type}; promptd passes it as text`);
+      return { name: n, ...(typed && typed !== 'string' ? { type: typed } : {}), required: s.required ?? false, ...(s.description ? { description: s.description } : {}) };
     });
-    const defaults = Object.fromEntries(specs.filter((s) => s.default !== undefined).map((s) => [toArgumentName(s.name), s.default]));
-    if (Object.keys(defaults).length) warn(undefined, `input defaults (${Object.keys(defaults).join(', ')}) kept in metadata; promptd does not fill in defaults, so a missing value renders empty`);
+    // Defaults that fit their argument become its default; the others stay in metadata.
+    const unmapped = applyDefaults(args, Object.fromEntries(specs.filter((s) => s.default !== undefined).map((s) => [s.name, s.default])), (m) => warn(undefined, m));
+    const defaults = Object.fromEntries(Object.entries(unmapped).map(([k, v]) => [toArgumentName(k), v]));
 
     // Text before the first role line is a system message, as in Prompty's own parser.
     const parts: { role: string; at: number; text: string }[] = [];
@@ -119,7 +121,7 @@ function read(files: SourceFile[]): FormatReadResult {
 
 function write(p: ExportPrompt): { files: SourceFile[]; warnings: FormatWarning[] } {
   const path = `${p.name}.prompty`;
-  const warnings = lossWarnings(path, p, { title: true, argumentDescription: true });
+  const warnings = lossWarnings(path, p, { title: true, argumentDescription: true, type: true, default: true });
   const extra = { ...(p.meta?.extra ?? {}) };
   const known = (extra.inputs ?? { form: 'map', specs: [] }) as { form: 'map' | 'list'; specs: InputSpec[] };
   delete extra.inputs;
@@ -130,11 +132,13 @@ function write(p: ExportPrompt): { files: SourceFile[]; warnings: FormatWarning[
     return {
       name: was?.name ?? a.name,
       ...defined({
-        type: was?.type ?? 'string',
+        // The original type where promptd holds it as text (array, object…), else the argument's.
+        type: was?.type && !argumentTypeOf(was.type) && (a.type ?? 'string') === 'string' ? was.type : (a.type ?? 'string'),
         description: a.description ?? undefined,
         // Written only where it says something: an explicit `required`, or a required argument.
-        required: was?.required !== undefined || a.required ? a.required : undefined,
-        default: p.meta?.defaults?.[a.name],
+        // A required input with a default was imported as optional: it goes back as it was.
+        required: was?.required !== undefined || a.required ? (a.required || (was?.required === true && a.default != null)) : undefined,
+        default: a.default ?? p.meta?.defaults?.[a.name],
         sample: was?.sample,
       }),
     };

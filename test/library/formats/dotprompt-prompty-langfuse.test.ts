@@ -11,15 +11,15 @@ const pick = (r: ReturnType<typeof readFormats>, name: string) => semantics(r.pr
 describe('Dotprompt', () => {
   const r = readFormats(fixtureFiles('dotprompt'), 'dotprompt');
 
-  it('Picoschema: types, optional ?, descriptions, enums; input.default kept in metadata', () => {
+  it('Picoschema: types, optional ?, descriptions, enums; input.default becomes the argument default (and makes it optional)', () => {
     expect(pick(r, 'greeting').arguments).toEqual([
-      { name: 'location', required: true, description: 'Where the guest is', choices: null },
+      { name: 'location', required: false, description: 'Where the guest is', choices: null, default: 'a restaurant' },
       { name: 'style', required: false, description: null, choices: null },
       { name: 'name', required: false, description: null, choices: null },
     ]);
-    expect(pick(r, 'greeting').meta.defaults).toEqual({ location: 'a restaurant' });
-    expect(pick(r, 'support').arguments.map((a) => [a.name, a.required, a.choices])).toEqual([
-      ['question', true, null], ['tone', true, ['friendly', 'formal']], ['topics', false, null], ['maxWords', false, null],
+    expect(pick(r, 'greeting').meta.defaults).toBeNull();
+    expect(pick(r, 'support').arguments.map((a) => [a.name, a.required, a.choices, a.type ?? 'string'])).toEqual([
+      ['question', true, null, 'string'], ['tone', true, ['friendly', 'formal'], 'string'], ['topics', false, null, 'string'], ['maxWords', false, null, 'integer'],
     ]);
   });
 
@@ -70,10 +70,10 @@ describe('Prompty', () => {
     const b = pick(r, 'basic');
     expect(b.title).toBe('Basic Prompt');
     expect(b.arguments).toEqual([
-      { name: 'firstName', required: false, description: "The customer's first name", choices: null },
+      { name: 'firstName', required: false, description: "The customer's first name", choices: null, default: 'Jane' },
       { name: 'question', required: true, description: 'What the customer asks', choices: null },
     ]);
-    expect(b.meta.defaults).toEqual({ firstName: 'Jane' });
+    expect(b.meta.defaults).toBeNull();
     expect(b.messages.map((m) => [m.role, m.was])).toEqual([['user', 'system'], ['user', null]]);
   });
 

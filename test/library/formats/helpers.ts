@@ -29,7 +29,10 @@ export function semantics(p: ImportedPrompt) {
     title: v.title ?? null,
     description: v.description ?? null,
     note: v.note ?? null,
-    arguments: v.arguments.map((a) => ({ name: a.name, required: a.required, description: a.description ?? null, choices: a.choices ?? null })),
+    arguments: v.arguments.map((a) => ({
+      name: a.name, required: a.required, description: a.description ?? null, choices: a.choices ?? null,
+      ...(a.type && a.type !== 'string' ? { type: a.type } : {}), ...(a.default != null ? { default: a.default } : {}),
+    })),
     messages: v.messages.map((m, i) => ({ role: m.role, was: p.meta.roles?.[i] ?? null, text: m.content.type === 'text' ? m.content.text : m.content.type })),
     meta: { model: p.meta.model ?? null, labels: p.meta.labels ?? null, tags: p.meta.tags ?? null, config: p.meta.config ?? null, version: p.meta.version ?? null, defaults: p.meta.defaults ?? null },
   };
