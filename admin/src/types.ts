@@ -26,7 +26,9 @@ export type Message = Version['messages'][number];
 export type Content = Message['content'];
 export type Argument = Version['arguments'][number];
 export type Icon = NonNullable<Version['icons']>[number];
-export type Annotations = NonNullable<Content['annotations']>;
+/** An include message carries none (it is replaced by the included prompt's messages). */
+export type Annotations = NonNullable<Extract<Content, { annotations?: unknown }>['annotations']>;
+export type IncludeContent = Extract<Content, { type: 'include' }>;
 export type Role = Message['role'];
 export type ContentType = Content['type'];
 

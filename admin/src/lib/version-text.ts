@@ -25,6 +25,10 @@ function contentLines(c: Content): string[] {
   else if (c.type === 'image' || c.type === 'audio') {
     if ('resourceUri' in c) out.push(`  resource: ${c.resourceUri}`);
     else out.push(`  inline ${c.mimeType ?? ''} data (${Math.round(((c.data ?? '').length * 3) / 4)} bytes)`);
+  } else if (c.type === 'include') {
+    out.push(`  prompt: ${c.prompt}${c.label ? `@${c.label}` : c.version ? `@${c.version}` : ''}`);
+    for (const [k, v] of Object.entries(c.arguments ?? {})) out.push(`  ${k}: ${v}`);
+    return out;
   } else if ('uri' in c) out.push(`  uri: ${c.uri}`);
   const a = c.annotations;
   if (a?.audience?.length) out.push(`  audience: ${a.audience.join(', ')}`);
@@ -39,6 +43,8 @@ export function versionSections(v: Version | null): Section[] {
   (v.icons ?? []).forEach((ic, i) => meta.push(`icon ${i + 1}: ${[shortUri(ic.src), ic.mimeType, ic.sizes?.join(' ')].filter(Boolean).join(' · ')}`));
   const args = v.arguments.flatMap((a) => {
     const lines = [`${a.name}${a.required ? ' (required)' : ' (optional)'}`];
+    if (a.type && a.type !== 'string') lines.push(`  type: ${a.type}`);
+    if (a.default != null) lines.push(`  default: ${String(a.default)}`);
     if (a.title) lines.push(`  title: ${a.title}`);
     if (a.description) lines.push(`  description: ${a.description}`);
     if (a.choices?.length) lines.push(`  choices: ${a.choices.join(', ')}`);

@@ -2,7 +2,7 @@
 import { isUriTemplate, scanTemplate, uriTemplateVars } from '../../lib/template-vars';
 import type { Annotations, ContentType, Icon, Message, Role, Version, VersionBody } from '../../types';
 import { argTypeOf, defaultText, parseDefault, type ArgType } from './arg-types';
-import { checkInclude, emptyInclude, includeBody, includeRow, includeVars, type IncludeContent, type IncludeRow } from './include-model';
+import { checkInclude, emptyInclude, includeBody, includeRow, includeVars, type IncludeRow } from './include-model';
 import { newKey } from './keys';
 import { checkTests, testBody, testRow, type TestRow } from './test-model';
 
@@ -81,7 +81,7 @@ export function formFromVersion(v: Version): Form {
     // `tests` is on the Version once the checks API returns it.
     tests: ((v as { tests?: Parameters<typeof testRow>[0][] }).tests ?? []).map(testRow),
     messages: v.messages.map((m) => {
-      const c = m.content as Message['content'] | IncludeContent;
+      const c = m.content;
       if (c.type === 'include') return { ...emptyMsg(m.role), type: 'include', include: includeRow(c) };
       const a = c.annotations;
       const row: MsgRow = { ...emptyMsg(m.role), type: c.type, audience: a?.audience ?? [], priority: a?.priority == null ? '' : String(a.priority) };
@@ -109,7 +109,7 @@ export function annotationsOf(m: Pick<MsgRow, 'audience' | 'priority'>): Annotat
 
 function messageBody(m: MsgRow): Message {
   // An include carries no annotations: it is replaced by the included prompt's messages.
-  if (m.type === 'include') return { role: m.role, content: includeBody(m.include) } as unknown as Message;
+  if (m.type === 'include') return { role: m.role, content: includeBody(m.include) };
   const annotations = annotationsOf(m);
   switch (m.type) {
     case 'text':
