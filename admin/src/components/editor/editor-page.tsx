@@ -25,6 +25,9 @@ import { visibleWarnings } from './touched';
 
 type Base = { etag: string | null; version: number };
 
+/** Saved, but the server thinks it may not be meant (e.g. a required argument no template uses). */
+const warningText = (w: { path: string; message: string }[] | undefined) => (w?.length ? ` Note: ${w.map((x) => x.message).join('; ')}.` : '');
+
 export function EditorPage({ name }: { name: string | null }) {
   const isNew = name === null;
   const [initialDraft] = useState(() => loadDraft(name));
@@ -199,13 +202,13 @@ export function EditorPage({ name }: { name: string | null }) {
         dirty.current = false;
         clearDraft(null);
         navigate(href.prompt(created.name));
-        pushFlash(`Created ${created.name} v1${created.activeVersion ? ', now served to MCP clients' : ' as a draft (not served yet)'}.`);
+        pushFlash(`Created ${created.name} v1${created.activeVersion ? ', now served to MCP clients' : ' as a draft (not served yet)'}.${warningText(created.warnings)}`);
       } else {
         const v = await api.createVersion(name, body, base?.etag ?? null);
         dirty.current = false;
         clearDraft(name);
         navigate(`${href.prompt(name)}?version=${v.version}`);
-        pushFlash(`Saved v${v.version}${form.activate ? ', now served to MCP clients' : ' as a draft (not served yet)'}.`);
+        pushFlash(`Saved v${v.version}${form.activate ? ', now served to MCP clients' : ' as a draft (not served yet)'}.${warningText(v.warnings)}`);
       }
     } catch (err) {
       setBanner(null);
