@@ -11,6 +11,9 @@ import type { Argument, ChangeEvent, RenderedPrompt, Version } from './types.js'
 import { LATEST, PRODUCTION, type Icon } from './schemas.js';
 import { tagsInScope, type McpScope } from './mcp-scope.js';
 import { completionCandidates, type ArgumentValue } from './arguments.js';
+import { dependentsIn, IncludeIndex, refsOfDoc, seedsOf } from './catalog-includes.js';
+import type { IncludeRef } from './include-ref.js';
+import type { IncludeContext, IncludeTarget } from './render-includes.js';
 
 export interface ServedPrompt {
   name: string;
@@ -66,6 +69,8 @@ interface Entry {
   doc: string;
   /** views pointing at it */
   refs: number;
+  /** what the version includes (catalog-includes.ts); absent for the many that include nothing */
+  includes?: IncludeRef[];
 }
 
 interface ViewState {
@@ -99,6 +104,9 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
   const views = new Map<string, ViewState>();
   const listeners = new Set<ServedChangeListener>();
   let following = false;
+  const includeIndex = new IncludeIndex();
+  /** `name@version` → the pinned version's document: versions never change, names do (cleared per name on rename, archive, delete) */
+  const pinnedDocs = new Map<string, string>();
 
   const toServed = (name: string, version: Version): ServedPrompt => {
     return { name, title: version.title, description: version.description, icons: version.icons, arguments: version.arguments, version, tags: NO_TAGS };
@@ -112,7 +120,9 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
   function retain(versionId: number, name: string, doc: string) {
     const e = entries.get(versionId);
     if (!e) {
-      entries.set(versionId, { name, doc, refs: 1 });
+      const includes = refsOfDoc(doc, source.decode);
+      entries.set(versionId, { name, doc, refs: 1, ...(includes ? { includes } : {}) });
+      if (includes) includeIndex.add(versionId, includes);
       return;
     }
     e.refs++;
@@ -126,6 +136,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     const e = entries.get(versionId);
     if (e && --e.refs <= 0) {
       entries.delete(versionId);
+      if (e.includes) includeIndex.remove(versionId, e.includes);
       parsed.delete(versionId);
     }
   }
@@ -215,6 +226,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       }
     }
     if (!served.length) return;
+    for (const e of served) if (viewsOf(e) === 'all') forgetPinned(e.entityKey, e.details?.from);
     const changed = new Set<string>();
     const prompts = new Map<string, ChangedPrompt[]>();
     for (const [v, names] of touched) {
@@ -226,8 +238,63 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
         prompts.set(v.label, moved);
       }
     }
+    // Prompts including a changed one render differently now: their sessions hear of it as if they had changed.
+    if (includeIndex.size) {
+      const seeds = seedsOf(served, viewsOf);
+      for (const v of views.values()) {
+        if (!v.loaded) continue;
+        const already = new Set((prompts.get(v.label) ?? []).map((p) => p.name));
+        const added = [...dependentsIn(v, seeds, includeIndex, (id) => entries.get(id)?.name)]
+          .filter((n) => !already.has(n))
+          .map((name): ChangedPrompt => ({ name, tags: v.tags.get(name) ?? NO_TAGS }));
+        if (!added.length) continue;
+        changed.add(v.label);
+        prompts.set(v.label, [...(prompts.get(v.label) ?? []), ...added]);
+      }
+    }
     if (!changed.size) return;
     for (const fn of listeners) fn(served, changed, prompts);
+  }
+
+  function forgetPinned(name: string, from: unknown) {
+    for (const k of pinnedDocs.keys()) {
+      const n = k.slice(0, k.lastIndexOf('@'));
+      if (n === name || n === from) pinnedDocs.delete(k);
+    }
+  }
+
+  /** The version `name` has in `label`'s view: from memory when the view is loaded, else one targeted read. */
+  async function servedIn(label: string, name: string): Promise<IncludeTarget | null> {
+    const v = views.get(label);
+    if (v?.loaded || label === PRODUCTION) {
+      await readyView(stateOf(label));
+      const p = get(stateOf(label), name);
+      return p ? { name, version: p.version } : null;
+    }
+    const [row] = await source.load(label, [name]);
+    return row ? { name, version: source.decode(row.doc) } : null;
+  }
+
+  /** How renderings under `label` resolve includes: that view, then production; pins as written. */
+  function includeContext(label: string): IncludeContext {
+    return {
+      label,
+      async resolve(ref) {
+        if (ref.version !== undefined) {
+          const key = `${ref.prompt}@${ref.version}`;
+          let doc = pinnedDocs.get(key);
+          if (doc === undefined) {
+            doc = (await source.pinned(ref.prompt, ref.version))?.doc;
+            if (doc === undefined) return null;
+            if (pinnedDocs.size >= PARSED_MAX) pinnedDocs.delete(pinnedDocs.keys().next().value!);
+            pinnedDocs.set(key, doc);
+          }
+          return { name: ref.prompt, version: source.decode(doc) };
+        }
+        if (ref.label !== undefined) return servedIn(ref.label, ref.prompt);
+        return (await servedIn(label, ref.prompt)) ?? (label === PRODUCTION ? null : servedIn(PRODUCTION, ref.prompt));
+      },
+    };
   }
 
   function stateOf(label: string): ViewState {
@@ -300,7 +367,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       async render(name, args) {
         const p = get(v, name);
         if (!p) throw new DomainError('not_found', `prompt "${name}" not found: no prompt with that name is served${label === PRODUCTION ? '' : ` under label "${label}"`} (prompts/list shows what is served)`);
-        return renderVersion(name, p.version, args, resolver);
+        return renderVersion(name, p.version, args, resolver, includeContext(label));
       },
       complete(name, argument, value, context = {}) {
         const p = get(v, name);
@@ -326,6 +393,8 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     /** A label's view (loaded on its first ready()); `latest` is every prompt's newest version. */
     view: (label: string): CatalogView => (label === PRODUCTION ? production : viewOf(label)),
     knownLabels,
+    /** How a rendering under `label` resolves includes (REST previews and served reads render through it). */
+    includes: (label: string = PRODUCTION): IncludeContext => includeContext(label),
     /**
      * Follows the change log from now on. The feed calls its subscribers in order and
      * waits for each, so a subscriber added after this hears of a change only once

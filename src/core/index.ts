@@ -64,7 +64,7 @@ export async function createCore(opts: CoreOptions) {
   const catalog = createServedCatalog({ source: store.served, feed, resolver, cursors });
   const policy = createLabelPolicy(opts.protectedLabels ?? protectedLabelsFrom(process.env.PROMPTD_PROTECTED_LABELS));
   await feed.start();
-  const prompts = createPromptService({ store, cursors, feed, resolver, policy, bin: { retentionDays: opts.deletedRetentionDays ?? retentionFromEnv(), now: opts.now } });
+  const prompts = createPromptService({ store, cursors, feed, resolver, policy, includes: (label) => catalog.includes(label), bin: { retentionDays: opts.deletedRetentionDays ?? retentionFromEnv(), now: opts.now } });
   const tokenUse = createTokenUseLog({ store, now: opts.now, onError: opts.onError });
   const tokens = createTokenService({ store, envToken: opts.adminToken, now: opts.now, onError: opts.onError, uses: tokenUse });
   const clock = opts.now ? () => opts.now!().getTime() : () => Date.now();

@@ -5,6 +5,7 @@ import type { McpScope } from './mcp-scope.js';
 import type { VersionInput } from './schemas.js';
 import type {
   ChangeEvent,
+  Message,
   PromptDetail,
   PromptSummary,
   Resource,
@@ -141,6 +142,23 @@ export interface PromptRepository {
   expired(before: Date, limit: number): Promise<{ id: number; name: string }[]>;
   /** Removes the prompt and all its versions for good. */
   purge(id: number): Promise<void>;
+  /**
+   * Versions of live prompts that may include `name` and are served somewhere (carry a
+   * label or are their prompt's latest): each with its include messages and its text
+   * messages containing `{{>`. The core decides which really include `name`.
+   */
+  includeCandidates(name: string): Promise<IncludeCandidate[]>;
+}
+
+/** A version that may include another prompt (PromptRepository.includeCandidates). */
+export interface IncludeCandidate {
+  prompt: string;
+  version: number;
+  archived: boolean;
+  /** the prompt's latest version: served under `latest` */
+  latest: boolean;
+  labels: string[];
+  messages: Message[];
 }
 
 /** One label pointer: `label` on prompt `promptId` points at version `version`. */
@@ -378,6 +396,8 @@ export interface ServedSource {
   docs(versionIds: number[]): Promise<Map<number, string>>;
   /** Labels some prompt carries. */
   labels(): Promise<string[]>;
+  /** Version `number` of a served (unarchived, undeleted) prompt: an include pinned to a version. */
+  pinned(name: string, number: number): Promise<{ versionId: number; doc: string } | null>;
   /** A document from load() as a Version; cheap enough to run on demand. */
   decode(doc: string): Version;
 }

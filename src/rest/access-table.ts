@@ -23,6 +23,8 @@ export const ACCESS_TABLE = {
   'GET /prompts/{name}/versions/{n}': 'reader',
   'GET /prompts/{name}/labels': 'reader',
   'GET /prompts/{name}/label-history': 'reader',
+  'GET /prompts/{name}/dependents': 'reader',
+  'GET /prompts/{name}/includes': 'reader',
   'GET /labels': 'reader',
   // Usage counts: what was served to whom (no argument values, no rendered text).
   'GET /usage': 'reader',

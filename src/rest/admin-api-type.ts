@@ -16,6 +16,7 @@ import type * as activity from './activity/activity.routes.js';
 import type * as audit from './audit/audit.routes.js';
 import type * as settings from './settings/settings.routes.js';
 import type * as usage from './usage/usage.routes.js';
+import type * as includes from './includes/includes.routes.js';
 
 declare const app: OpenAPIHono;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -39,5 +40,6 @@ export type AdminApiSchema = SchemaOfRoutes<typeof prompts> & SchemaOfRoutes<typ
   & SchemaOfRoutes<RoutesOnly<typeof audit>>
   & SchemaOfRoutes<RoutesOnly<typeof settings>>
 
-  & SchemaOfRoutes<RoutesOnly<typeof usage>>;
+  & SchemaOfRoutes<RoutesOnly<typeof usage>>
+  & SchemaOfRoutes<RoutesOnly<typeof includes>>;
 export type AdminApi = OpenAPIHono<{}, AdminApiSchema>;

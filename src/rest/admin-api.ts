@@ -12,6 +12,7 @@ import { promptsRouter } from './prompts/prompts.index.js';
 import { resourcesRouter } from './resources/resources.index.js';
 import { resourceTemplatesRouter } from './resource-templates/resource-templates.index.js';
 import { labelsRouter } from './labels/labels.index.js';
+import { includesRouter } from './includes/includes.index.js';
 import { eventsRouter } from './events/events.index.js';
 import { createTicketStore } from './events/stream-tickets.js';
 import type { EventStreamLimits } from './events/stream-registry.js';
@@ -62,6 +63,7 @@ export function createAdminApi(core: Core, opts: { bodyLimitBytes?: number; even
     .route('/', resourcesRouter(core))
     .route('/', resourceTemplatesRouter(core))
     .route('/', labelsRouter(core))
+    .route('/', includesRouter(core))
     .route('/', eventsRouter(core, { tickets, limits: opts.events }))
     .route('/', webhooksRouter(core))
     .route('/', importRouter(core))

@@ -11,6 +11,7 @@ import { LabelNameSchema, PRODUCTION, PromoteInputSchema, SettableLabelSchema, t
 import type { Actor } from '../types.js';
 import { moveEvent, writeLabelMoves, type LabelMove } from './label-moves.js';
 import { etagOf, parseEtag } from './etag.js';
+import { labelImpact, type LabelImpact } from './include-checks.js';
 
 export interface LabelPointerView {
   label: string;
@@ -75,7 +76,7 @@ export function createLabelService({ store, feed, policy }: { store: Pick<Store,
     },
 
     /** Points `label` at `version`; `ifMatch` guards against moving a prompt someone else changed. */
-    async set(name: string, label: string, version: number, actor: Actor, opts: { ifMatch?: string } = {}): Promise<LabelPointerView & { etag: string }> {
+    async set(name: string, label: string, version: number, actor: Actor, opts: { ifMatch?: string } = {}): Promise<LabelPointerView & { etag: string; impact: LabelImpact }> {
       label = parseSettableLabel(label);
       policy.authorizeLabelMove(actor, label);
       const etag = await store.write(async (tx) => {
@@ -85,9 +86,9 @@ export function createLabelService({ store, feed, policy }: { store: Pick<Store,
         const from = (await labelsOf(tx, head)).find((l) => l.label === label)?.version ?? null;
         const changed = await writeLabelMoves(tx, [{ head, label, from, to: version }], new Date());
         await tx.events.append(changed.map((m) => moveEvent(actor, m, 'label')));
-        return etagOf((await tx.prompts.head(name))!);
+        return { etag: etagOf((await tx.prompts.head(name))!), impact: await labelImpact(tx, label, [name]) };
       });
-      return committed({ label, version, etag });
+      return committed({ label, version, ...etag });
     },
 
     async remove(name: string, label: string, actor: Actor, opts: { ifMatch?: string } = {}): Promise<{ etag: string }> {
@@ -132,7 +133,7 @@ export function createLabelService({ store, feed, policy }: { store: Pick<Store,
      * (or only the named ones), in one transaction. `dryRun` computes the same changes
      * without writing.
      */
-    async promote(from: string, input: PromoteInput, actor: Actor): Promise<{ changes: LabelChange[] }> {
+    async promote(from: string, input: PromoteInput, actor: Actor): Promise<{ changes: LabelChange[]; impact?: LabelImpact }> {
       from = parseLabel(from, 'from');
       const { to, prompts, dryRun } = parse(PromoteInputSchema, input, '');
       if (to === from) throw invalid(`cannot promote "${from}" onto itself`, [{ path: 'to', message: 'must differ from the label promoted' }]);
@@ -155,7 +156,10 @@ export function createLabelService({ store, feed, policy }: { store: Pick<Store,
           .filter((m) => m.from !== m.to);
       };
       const toChanges = (moves: LabelMove[]) => moves.map((m) => ({ prompt: m.head.name, from: m.from, to: m.to! }));
-      if (dryRun) return { changes: toChanges(await plan(store.read)) };
+      if (dryRun) {
+        const planned = await plan(store.read);
+        return { changes: toChanges(planned), impact: await labelImpact(store.read, to, planned.map((m) => m.head.name)) };
+      }
       const moves = await store.write(async (tx) => {
         const planned = await plan(tx);
         await writeLabelMoves(tx, planned, new Date());

@@ -7,6 +7,7 @@ import type { ChangeFeed } from '../change-feed.js';
 import type { NewChangeEvent, Repositories, Store } from '../ports.js';
 import type { Actor, PromptDetail, Version } from '../types.js';
 import { LATEST } from '../schemas.js';
+import { refuseIfIncluded } from './include-checks.js';
 
 export const DEFAULT_DELETED_RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -60,6 +61,7 @@ export function createPromptBin({ store, feed, retentionDays = DEFAULT_DELETED_R
       await store.write(async (tx) => {
         const p = await tx.prompts.head(name);
         if (!p) throw notFound(`prompt "${name}"`);
+        await refuseIfIncluded(tx, name, 'deleted');
         const detail = (await tx.prompts.detail(name))!;
         const labels = (await tx.labels.ofPrompts([p.id])).get(p.id) ?? [];
         const snapshot = snapshotOf(detail, await tx.prompts.versionCount(p.id), labels);

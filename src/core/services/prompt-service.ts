@@ -14,6 +14,10 @@ import { etagOf, parseEtag } from './etag.js';
 import { moveEvent, writeLabelMoves } from './label-moves.js';
 import { defaultLabelPolicy, type LabelPolicy } from '../label-policy.js';
 import { createPromptBin, type PromptBinDeps } from './prompt-bin.js';
+import { dependentsOf, refuseIfIncluded, resolveStored, type Dependent } from './include-checks.js';
+import { includeRefsOf } from '../catalog-includes.js';
+import { formatIncludeRef } from '../include-ref.js';
+import type { IncludeContext } from '../render-includes.js';
 
 export interface PromptServiceDeps {
   store: Pick<Store, 'read' | 'write'>;
@@ -22,6 +26,20 @@ export interface PromptServiceDeps {
   resolver: ResourceResolver;
   policy?: LabelPolicy;
   bin?: Pick<PromptBinDeps, 'retentionDays' | 'now'>;
+  /** How previews resolve includes (the served catalog's, per label); without it they cannot render includes. */
+  includes?: (label: string) => IncludeContext;
+}
+
+/** One include of a version and what it resolves to as stored now. */
+export interface IncludeInfo {
+  /** as written: `name`, `name@label`, `name@3` */
+  include: string;
+  prompt: string;
+  label: string | null;
+  pinnedVersion: number | null;
+  /** the version it resolves to now (unpinned: production, else latest); null when broken */
+  resolvedVersion: number | null;
+  problem: string | null;
 }
 
 /** The cutoff of `?unusedFor=`, or a validation error naming the parameter. */
@@ -59,7 +77,7 @@ export function clampLimit(limit: number | undefined, fallback = 50): number {
   return Math.max(1, Math.min(LIMITS.pageSizeMax, Math.floor(limit)));
 }
 
-export function createPromptService({ store, cursors, feed, resolver, policy = defaultLabelPolicy, bin }: PromptServiceDeps) {
+export function createPromptService({ store, cursors, feed, resolver, policy = defaultLabelPolicy, bin, includes }: PromptServiceDeps) {
   const { read } = store;
   const promptBin = createPromptBin({ store, feed, ...bin });
   const mustFind = async (repos: Repositories, name: string) => {
@@ -193,11 +211,13 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
         let current = name;
         if (input.name !== undefined && input.name !== name) {
           if ((await tx.prompts.takenNames([input.name])).length) throw await nameConflict(tx, input.name);
+          await refuseIfIncluded(tx, name, 'renamed');
           await tx.prompts.rename(p.id, input.name);
           events.push(event(actor, 'prompt.renamed', input.name, !p.archived, { from: name, to: input.name }));
           current = input.name;
         }
         if (input.archived !== undefined && input.archived !== p.archived) {
+          if (input.archived) await refuseIfIncluded(tx, name, 'archived');
           await tx.prompts.setArchived(p.id, input.archived);
           events.push(event(actor, input.archived ? 'prompt.archived' : 'prompt.unarchived', current, true));
         }
@@ -232,7 +252,38 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
       const v = await read.prompts.version(name, number);
       if (!v) throw noSuchVersion(name, number);
       onResolved?.(number);
-      return renderVersion(name, v, input.arguments, resolver);
+      return renderVersion(name, v, input.arguments, resolver, includes?.(PRODUCTION));
+    },
+
+    /** Served versions of other prompts that include this one (docs/contracts.md#includes). */
+    async dependents(name: string): Promise<Dependent[]> {
+      await mustFind(read, name);
+      return dependentsOf(read, name);
+    },
+
+    /** What a version (default: the production one, else the latest) includes, and what each resolves to. */
+    async includes(name: string, number?: number): Promise<{ version: number; includes: IncludeInfo[] }> {
+      const p = await mustFind(read, name);
+      const n = number ?? p.activeVersion ?? p.latestVersion;
+      const v = await read.prompts.version(name, n);
+      if (!v) throw noSuchVersion(name, n);
+      const out: IncludeInfo[] = [];
+      const seen = new Set<string>();
+      for (const ref of includeRefsOf(v.messages)) {
+        const include = formatIncludeRef(ref);
+        if (seen.has(include)) continue;
+        seen.add(include);
+        const r = await resolveStored(read, ref);
+        out.push({
+          include,
+          prompt: ref.prompt,
+          label: ref.label ?? null,
+          pinnedVersion: ref.version ?? null,
+          resolvedVersion: 'version' in r ? r.version.version : null,
+          problem: 'problem' in r ? r.problem : null,
+        });
+      }
+      return { version: n, includes: out };
     },
   };
 }

@@ -108,7 +108,7 @@ export function createServedReads({ read, catalog, resolver, feed }: { read: Rep
     async render(name: string, sel: VersionSelector, args: Record<string, ArgumentValue>, onResolved?: (d: ServedDefinition) => void): Promise<ServedDefinition & { rendered: RenderedPrompt }> {
       const d = await definition(name, sel);
       onResolved?.(d);
-      return { ...d, rendered: await renderVersion(name, d.version, args, resolver) };
+      return { ...d, rendered: await renderVersion(name, d.version, args, resolver, catalog.includes(d.label ?? PRODUCTION)) };
     },
 
     /**

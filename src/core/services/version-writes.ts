@@ -12,6 +12,7 @@ import { LATEST, PRODUCTION, type VersionInput } from '../schemas.js';
 import type { Actor } from '../types.js';
 import { referencedUris, validateVersion } from '../validate-version.js';
 import { moveEvent, writeLabelMoves, type LabelMove } from './label-moves.js';
+import { checkIncludes } from './include-checks.js';
 
 export { activationAction } from './label-moves.js';
 
@@ -152,6 +153,8 @@ export async function writeVersions(tx: Repositories, items: VersionWrite[], act
     }
   });
   await writeLabelMoves(tx, moves, at);
+  // After the versions and labels are stored: prompts written together may include each other.
+  for (const item of items) for (const v of item.versions) await checkIncludes(tx, item.name, v);
   await tx.events.append(events, at);
   return plans.map(({ item, created }) => ({ name: item.name, created, activated: activated.has(item) }));
 }

@@ -377,5 +377,29 @@ export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
       await tx.prompt.update({ where: { id }, data: { activeVersionId: null } });
       await tx.prompt.delete({ where: { id } });
     },
+    async includeCandidates(name) {
+      // Text includes are always written `{{>` (core/template.ts refuses other spellings), so a substring finds them.
+      const may = { OR: [{ type: 'include', includePrompt: name }, { type: 'text', text: { contains: '{{>' } }] };
+      const rows = await tx.promptVersion.findMany({
+        where: { prompt: { deletedAt: null }, messages: { some: may } },
+        select: {
+          number: true,
+          prompt: { select: { name: true, latestVersion: true, archived: true } },
+          labels: { select: { name: true }, orderBy: { name: 'asc' } },
+          messages: { where: may, orderBy: { position: 'asc' }, include: { binding: true } },
+        },
+        orderBy: [{ promptId: 'asc' }, { number: 'asc' }],
+      });
+      return rows
+        .filter((r) => r.labels.length > 0 || r.number === r.prompt.latestVersion)
+        .map((r) => ({
+          prompt: r.prompt.name,
+          version: r.number,
+          archived: r.prompt.archived,
+          latest: r.number === r.prompt.latestVersion,
+          labels: r.labels.map((l) => l.name),
+          messages: toVersion({ arguments: [], messages: r.messages } as unknown as VersionRow).messages,
+        }));
+    },
   };
 }

@@ -130,6 +130,15 @@ export function servedSource(models: Models, dialect: Dialect): ServedSource {
       }
       return out;
     },
+    async pinned(name, number) {
+      const [r] = await models.$queryRawUnsafe<{ versionId: number; doc: string }[]>(
+        `SELECT v."id" AS "versionId", ${docSql(dialect)} AS "doc" FROM "Prompt" p JOIN "PromptVersion" v ON v."promptId" = p."id"
+          WHERE p."name" = ${ph(1)} AND v."number" = ${ph(2)} AND NOT p."archived" AND p."deletedAt" IS NULL`,
+        name,
+        number,
+      );
+      return r ? { versionId: Number(r.versionId), doc: r.doc } : null;
+    },
     async labels() {
       return (await models.promptLabel.findMany({ where: { prompt: { deletedAt: null } }, distinct: ['name'], select: { name: true }, orderBy: { name: 'asc' } })).map((r) => r.name);
     },

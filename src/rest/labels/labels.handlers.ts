@@ -14,7 +14,7 @@ export function createHandlers(core: Core) {
     const { name, label } = c.req.valid('param');
     const r = await core.labels.set(name, label, c.req.valid('json').version, actorOf(c), { ifMatch: c.req.valid('header')['if-match'] });
     c.header('ETag', r.etag);
-    return c.json({ label: r.label, version: r.version }, 200);
+    return c.json({ label: r.label, version: r.version, impact: r.impact }, 200);
   };
   const remove: H<'remove'> = async (c) => {
     const { name, label } = c.req.valid('param');

@@ -12,8 +12,18 @@ const IfMatchSchema = z.object({ 'if-match': z.string().max(100).optional() });
 export const LabelPointerSchema = z.object({ label: z.string(), version: z.number().int() }).meta({ id: 'LabelPointer' });
 const LabelListSchema = z.object({ items: z.array(LabelPointerSchema) }).meta({ id: 'LabelList' });
 const LabelSummarySchema = z.object({ items: z.array(z.object({ label: z.string(), prompts: z.number().int() })) }).meta({ id: 'LabelSummaryList' });
+export const LabelImpactSchema = z
+  .object({
+    dependents: z.array(z.string()).meta({ description: 'prompts served under the label that include a moved prompt: their rendering changes too' }),
+    message: z.string().meta({ example: 'this changes 14 production prompts that include it' }),
+  })
+  .meta({ id: 'LabelImpact' });
+const LabelSetSchema = LabelPointerSchema.extend({ impact: LabelImpactSchema }).meta({ id: 'LabelSet' });
 const PromotionSchema = z
-  .object({ changes: z.array(z.object({ prompt: z.string(), from: z.number().int().nullable(), to: z.number().int() })) })
+  .object({
+    changes: z.array(z.object({ prompt: z.string(), from: z.number().int().nullable(), to: z.number().int() })),
+    impact: LabelImpactSchema.optional().meta({ description: 'dry runs: the prompts including a moved one whose rendering changes' }),
+  })
   .meta({ id: 'Promotion' });
 
 export const listForPrompt = createRoute({
@@ -27,7 +37,7 @@ export const set = createRoute({
   summary: 'Point a label at a version (If-Match guards against moving a prompt someone else changed)',
   request: { params: LabelParamSchema, headers: IfMatchSchema, ...body(SetLabelInputSchema) },
   responses: {
-    200: json(LabelPointerSchema, 'The label now points at the version'), 401: errorResponses[401], 403: problem('The label is protected'),
+    200: json(LabelSetSchema, 'The label now points at the version; `impact`: the prompts including it whose rendering changes'), 401: errorResponses[401], 403: problem('The label is protected'),
     404: errorResponses[404], 412: problem('The If-Match ETag is stale'), 422: problem('Invalid label name (or `latest`, which cannot be set) or body'),
   },
 });

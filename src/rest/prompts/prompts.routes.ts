@@ -59,7 +59,7 @@ export const remove = createRoute({
   method: 'delete', path: '/prompts/{name}', tags,
   summary: 'Delete the prompt and all its versions (soft: restorable until purged after the retention period)',
   request: { params: NameParamSchema },
-  responses: { 204: { description: 'Deleted' }, 401: errorResponses[401], 404: errorResponses[404] },
+  responses: { 204: { description: 'Deleted' }, 401: errorResponses[401], 404: errorResponses[404], 409: { ...errorResponses[404], description: 'Served prompts include it (GET /prompts/{name}/dependents)' } },
 });
 
 export const restore = createRoute({
