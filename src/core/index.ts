@@ -23,6 +23,9 @@ import { createRateLimitSettings } from './services/rate-limit-settings.js';
 import { createRateLimiter } from './rate-limit.js';
 import type { DatabaseKind, PoolStats, Store } from './ports.js';
 import { createUsageService } from './usage/usage-service.js';
+import { createCheckService } from './checks/check-service.js';
+import { createMoveGate, noDependents, plainCheckRender, type CheckRenderFactory, type DependentsLookup } from './checks/move-gate.js';
+import { sharedRegexRunner } from './checks/regex-runner.js';
 
 export interface CoreOptions {
   store: Store;
@@ -45,6 +48,11 @@ export interface CoreOptions {
   maxRateBuckets?: number;
   /** Usage recording (src/core/usage): this process's id in the rows it writes, the flush period (0: only flush()), retention in days (PROMPTD_USAGE_RETENTION_DAYS, default 90). */
   usage?: { instance?: string; flushMs?: number; retentionDays?: number; enabled?: boolean; maxCells?: number };
+  /**
+   * Test cases and checks (docs/contracts.md): how a check renders (include resolution)
+   * and which prompts depend on a moved one. Defaults: plain rendering, no dependents.
+   */
+  checks?: { render?: CheckRenderFactory; dependents?: DependentsLookup };
 }
 
 export interface Health {
@@ -63,6 +71,8 @@ export async function createCore(opts: CoreOptions) {
   feed.subscribe((events) => resolver.invalidate(events));
   const catalog = createServedCatalog({ source: store.served, feed, resolver, cursors });
   const policy = createLabelPolicy(opts.protectedLabels ?? protectedLabelsFrom(process.env.PROMPTD_PROTECTED_LABELS));
+  const checkRender = opts.checks?.render ?? plainCheckRender;
+  policy.gate = createMoveGate({ render: checkRender, dependents: opts.checks?.dependents ?? noDependents, regex: sharedRegexRunner });
   await feed.start();
   const prompts = createPromptService({ store, cursors, feed, resolver, policy, includes: (label) => catalog.includes(label), bin: { retentionDays: opts.deletedRetentionDays ?? retentionFromEnv(), now: opts.now } });
   const tokenUse = createTokenUseLog({ store, now: opts.now, onError: opts.onError });
@@ -93,6 +103,8 @@ export async function createCore(opts: CoreOptions) {
     /** The read API's use cases: definitions and renders by label or version, and the changes readers follow. */
     served: createServedReads({ read: store.read, catalog, resolver, feed }),
     prompts,
+    /** A version's lint and test cases (docs/contracts.md, Test cases and checks). */
+    checks: createCheckService({ read: store.read, render: checkRender, regex: sharedRegexRunner }),
     /** Release labels: per-prompt pointers, the label list and promotion. */
     labels: createLabelService({ store, feed, policy }),
     resources: createResourceService({ store, cursors, feed }),

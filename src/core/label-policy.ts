@@ -6,11 +6,14 @@ import { roleAllows } from './access.js';
 import { DomainError } from './errors.js';
 import { PRODUCTION } from './schemas.js';
 import type { Actor } from './types.js';
+import type { MoveGate } from './checks/move-gate.js';
 
 export interface LabelPolicy {
   readonly protectedLabels: ReadonlySet<string>;
   /** Throws `forbidden` when `actor` may not move `label`. */
   authorizeLabelMove(actor: Actor, label: string): void;
+  /** Runs the checks of moves onto protected labels (checks/move-gate.ts); absent: no gate. */
+  gate?: MoveGate;
 }
 
 export function createLabelPolicy(protectedLabels: Iterable<string> = [PRODUCTION]): LabelPolicy {

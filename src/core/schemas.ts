@@ -219,6 +219,7 @@ export const VersionInputSchema = z
     messages: z.array(MessageSchema).min(1, 'a prompt needs at least one message').max(LIMITS.messagesPerVersion),
     tests: z.array(TestCaseSchema).max(100).optional().meta({ description: 'test cases, immutable with the version; run by /check and before a protected label moves' }),
     activate: z.boolean().optional(),
+    force: z.boolean().optional().meta({ description: 'with activate: an admin moves production even if the checks fail (recorded in the change log)' }),
   })
   .strict()
   .meta({ id: 'VersionInput' });
@@ -284,7 +285,10 @@ export const ResourceTemplateInputSchema = z
   .meta({ id: 'ResourceTemplateInput' });
 
 export const SetLabelInputSchema = z
-  .object({ version: z.number().int().min(1).max(LIMITS.intMax) })
+  .object({
+    version: z.number().int().min(1).max(LIMITS.intMax),
+    force: z.boolean().optional().meta({ description: 'protected labels: move even if the version\'s checks fail (admin; recorded in the change log)' }),
+  })
   .strict()
   .meta({ id: 'SetLabelInput' });
 
@@ -293,6 +297,7 @@ export const PromoteInputSchema = z
     to: SettableLabelSchema,
     prompts: z.array(PromptNameSchema).max(10_000).optional(),
     dryRun: z.boolean().optional(),
+    force: z.boolean().optional().meta({ description: 'protected target: promote even if checks fail (admin; recorded in the change log)' }),
   })
   .strict()
   .meta({ id: 'PromoteInput' });

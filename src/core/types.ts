@@ -1,5 +1,5 @@
 // Domain types returned by the core. Prisma rows never leave the repository layer.
-import type { Annotations, ArgumentType, ContentInput, Icon } from './schemas.js';
+import type { Annotations, ArgumentType, ContentInput, Icon, TestCase } from './schemas.js';
 import type { Role, TokenKind } from './access.js';
 import type { McpScope } from './mcp-scope.js';
 
@@ -33,6 +33,8 @@ export interface Version {
   createdAt: Date;
   arguments: Argument[];
   messages: Message[];
+  /** test cases saved with the version (docs/contracts.md, Test cases and checks); [] when none */
+  tests: TestCase[];
 }
 
 export interface VersionSummary {

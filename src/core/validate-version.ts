@@ -9,6 +9,7 @@ import { analyzeTemplate } from './template.js';
 import { badChoices, defaultProblems } from './arguments.js';
 import { isUriTemplate, parseUriTemplate } from './uri-template.js';
 import { uriSchemeProblem } from './uri-schemes.js';
+import { testCaseProblems } from './checks/expectations.js';
 
 export interface StoredResourceInfo {
   id: number;
@@ -108,6 +109,8 @@ export function validateVersion(input: VersionInput, stored: Map<string, StoredR
       }
     }
   });
+  // Test cases (checks/expectations.ts): safe `matches` patterns, declared arguments only.
+  errors.push(...testCaseProblems(input.tests, declared));
   return errors;
 }
 

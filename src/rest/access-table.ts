@@ -31,6 +31,7 @@ export const ACCESS_TABLE = {
   'GET /usage.csv': 'reader',
   'GET /prompts/{name}/usage': 'reader',
   'POST /prompts/{name}/render': 'reader', // a preview: renders, writes nothing
+  'POST /prompts/{name}/versions/{n}/check': 'reader', // renders test cases, writes nothing
   'GET /resources': 'reader',
   'GET /resources/{id}': 'reader',
   'GET /resource-templates': 'reader',

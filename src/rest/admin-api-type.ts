@@ -17,6 +17,7 @@ import type * as audit from './audit/audit.routes.js';
 import type * as settings from './settings/settings.routes.js';
 import type * as usage from './usage/usage.routes.js';
 import type * as includes from './includes/includes.routes.js';
+import type * as checks from './checks/checks.routes.js';
 
 declare const app: OpenAPIHono;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -41,5 +42,6 @@ export type AdminApiSchema = SchemaOfRoutes<typeof prompts> & SchemaOfRoutes<typ
   & SchemaOfRoutes<RoutesOnly<typeof settings>>
 
   & SchemaOfRoutes<RoutesOnly<typeof usage>>
-  & SchemaOfRoutes<RoutesOnly<typeof includes>>;
+  & SchemaOfRoutes<RoutesOnly<typeof includes>>
+  & SchemaOfRoutes<RoutesOnly<typeof checks>>;
 export type AdminApi = OpenAPIHono<{}, AdminApiSchema>;

@@ -13,6 +13,7 @@ import { resourcesRouter } from './resources/resources.index.js';
 import { resourceTemplatesRouter } from './resource-templates/resource-templates.index.js';
 import { labelsRouter } from './labels/labels.index.js';
 import { includesRouter } from './includes/includes.index.js';
+import { checksRouter } from './checks/checks.index.js';
 import { eventsRouter } from './events/events.index.js';
 import { createTicketStore } from './events/stream-tickets.js';
 import type { EventStreamLimits } from './events/stream-registry.js';
@@ -64,6 +65,7 @@ export function createAdminApi(core: Core, opts: { bodyLimitBytes?: number; even
     .route('/', resourceTemplatesRouter(core))
     .route('/', labelsRouter(core))
     .route('/', includesRouter(core))
+    .route('/', checksRouter(core))
     .route('/', eventsRouter(core, { tickets, limits: opts.events }))
     .route('/', webhooksRouter(core))
     .route('/', importRouter(core))

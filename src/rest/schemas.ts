@@ -1,6 +1,6 @@
 // Response and parameter schemas for the OpenAPI document.
 import { z } from 'zod';
-import { AnnotationsSchema, ArgumentSchema, IconSchema, LIMITS, MessageSchema, PromptNameSchema, ResourceVisibilitySchema, safeString, StoredPromptNameSchema } from '../core/schemas.js';
+import { AnnotationsSchema, ArgumentSchema, IconSchema, LIMITS, MessageSchema, TestCaseSchema, PromptNameSchema, ResourceVisibilitySchema, safeString, StoredPromptNameSchema } from '../core/schemas.js';
 
 export const ProblemSchema = z
   .object({
@@ -24,6 +24,7 @@ export const VersionSchema = z
     createdAt: z.string(),
     arguments: z.array(ArgumentSchema),
     messages: z.array(MessageSchema),
+    tests: z.array(TestCaseSchema).meta({ description: 'test cases saved with the version; [] when none' }),
   })
   .meta({ id: 'Version' });
 

@@ -12,6 +12,7 @@ import type { Actor } from '../types.js';
 import { moveEvent, writeLabelMoves, type LabelMove } from './label-moves.js';
 import { etagOf, parseEtag } from './etag.js';
 import { labelImpact, type LabelImpact } from './include-checks.js';
+import { forcedDetails } from '../checks/move-gate.js';
 
 export interface LabelPointerView {
   label: string;
@@ -61,6 +62,11 @@ export function createLabelService({ store, feed, policy }: { store: Pick<Store,
     }
   };
   const labelsOf = async (repos: Repositories, head: PromptHead) => (await repos.labels.ofPrompts([head.id])).get(head.id) ?? [];
+  /** The check gate on protected labels (checks/move-gate.ts), after the moves are written; forced failures go into the events. */
+  const gated = async (tx: Repositories, moves: LabelMove[], force: boolean | undefined, actor: Actor, kind: 'label' | 'promote', extra: Record<string, unknown> = {}) => {
+    const forced = (await policy.gate?.(tx, moves.map((m) => ({ prompt: m.head.name, label: m.label, to: m.to, force })), policy.protectedLabels)) ?? [];
+    await tx.events.append(moves.map((m, i) => moveEvent(actor, m, kind, { ...extra, ...forcedDetails(forced, i) })));
+  };
   const committed = async <T>(result: T): Promise<T> => {
     await feed.poke();
     return result;
@@ -75,8 +81,11 @@ export function createLabelService({ store, feed, policy }: { store: Pick<Store,
       return { items: await labelsOf(store.read, head) };
     },
 
-    /** Points `label` at `version`; `ifMatch` guards against moving a prompt someone else changed. */
-    async set(name: string, label: string, version: number, actor: Actor, opts: { ifMatch?: string } = {}): Promise<LabelPointerView & { etag: string; impact: LabelImpact }> {
+    /**
+     * Points `label` at `version`; `ifMatch` guards against moving a prompt someone else changed.
+     * A protected label's move runs the version's checks (409 listing failures unless `force`).
+     */
+    async set(name: string, label: string, version: number, actor: Actor, opts: { ifMatch?: string; force?: boolean } = {}): Promise<LabelPointerView & { etag: string; impact: LabelImpact }> {
       label = parseSettableLabel(label);
       policy.authorizeLabelMove(actor, label);
       const etag = await store.write(async (tx) => {
@@ -85,7 +94,7 @@ export function createLabelService({ store, feed, policy }: { store: Pick<Store,
         if (!(await tx.prompts.existingVersions([{ promptId: head.id, number: version }])).size) throw notFound(`version ${version} of prompt "${name}"`);
         const from = (await labelsOf(tx, head)).find((l) => l.label === label)?.version ?? null;
         const changed = await writeLabelMoves(tx, [{ head, label, from, to: version }], new Date());
-        await tx.events.append(changed.map((m) => moveEvent(actor, m, 'label')));
+        await gated(tx, changed, opts.force, actor, 'label');
         return { etag: etagOf((await tx.prompts.head(name))!), impact: await labelImpact(tx, label, [name]) };
       });
       return committed({ label, version, ...etag });
@@ -135,7 +144,7 @@ export function createLabelService({ store, feed, policy }: { store: Pick<Store,
      */
     async promote(from: string, input: PromoteInput, actor: Actor): Promise<{ changes: LabelChange[]; impact?: LabelImpact }> {
       from = parseLabel(from, 'from');
-      const { to, prompts, dryRun } = parse(PromoteInputSchema, input, '');
+      const { to, prompts, dryRun, force } = parse(PromoteInputSchema, input, '');
       if (to === from) throw invalid(`cannot promote "${from}" onto itself`, [{ path: 'to', message: 'must differ from the label promoted' }]);
       if (!dryRun) policy.authorizeLabelMove(actor, to);
       const plan = async (repos: Repositories): Promise<LabelMove[]> => {
@@ -163,7 +172,8 @@ export function createLabelService({ store, feed, policy }: { store: Pick<Store,
       const moves = await store.write(async (tx) => {
         const planned = await plan(tx);
         await writeLabelMoves(tx, planned, new Date());
-        await tx.events.append(planned.map((m) => moveEvent(actor, m, 'promote', { source: from })));
+        // One gate for every move: one failing prompt refuses the whole promotion.
+        await gated(tx, planned, force, actor, 'promote', { source: from });
         return planned;
       });
       return committed({ changes: toChanges(moves) });

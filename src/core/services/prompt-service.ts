@@ -106,7 +106,7 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
   return {
     async create(input: CreatePromptInput, actor: Actor): Promise<PromptDetail> {
       const detail = await store.write(async (tx) => {
-        await writeVersions(tx, [{ name: input.name, mode: 'create', versions: [input], activate: input.activate ? 1 : undefined }], actor, new Date(), policy);
+        await writeVersions(tx, [{ name: input.name, mode: 'create', versions: [input], activate: input.activate ? 1 : undefined, force: input.force }], actor, new Date(), policy);
         if (input.tags?.length) {
           const head = (await tx.prompts.head(input.name))!;
           await retag(tx, head.id, input.name, [], normalizeTags(input.tags), actor);
@@ -120,7 +120,7 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
     async createVersion(name: string, input: VersionInput, actor: Actor, opts: { ifMatch?: string } = {}): Promise<VersionCreated> {
       const expected = opts.ifMatch !== undefined ? parseEtag(opts.ifMatch) : undefined;
       const result = await store.write(async (tx) => {
-        const [w] = await writeVersions(tx, [{ name, mode: 'append', versions: [input], expect: expected !== undefined ? { revision: expected } : undefined, activate: input.activate ? 'newest' : undefined }], actor, new Date(), policy);
+        const [w] = await writeVersions(tx, [{ name, mode: 'append', versions: [input], expect: expected !== undefined ? { revision: expected } : undefined, activate: input.activate ? 'newest' : undefined, force: input.force }], actor, new Date(), policy);
         const number = w!.created[0]!;
         // Read in the same transaction: another writer cannot slip in between.
         return { created: (await tx.prompts.version(name, number))!, etag: etagOf((await tx.prompts.head(name))!) };
@@ -181,9 +181,9 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
     },
 
     /** Activates a version, or rolls back to an older one: the same cheap act. */
-    async activate(name: string, number: number, actor: Actor): Promise<PromptDetail> {
+    async activate(name: string, number: number, actor: Actor, opts: { force?: boolean } = {}): Promise<PromptDetail> {
       const detail = await store.write(async (tx) => {
-        await writeVersions(tx, [{ name, mode: 'append', versions: [], activate: number }], actor, new Date(), policy);
+        await writeVersions(tx, [{ name, mode: 'append', versions: [], activate: number, force: opts.force }], actor, new Date(), policy);
         return detailOf(tx, name);
       });
       return committed(detail);

@@ -13,6 +13,7 @@ import type { Actor } from '../types.js';
 import { referencedUris, validateVersion } from '../validate-version.js';
 import { moveEvent, writeLabelMoves, type LabelMove } from './label-moves.js';
 import { checkIncludes } from './include-checks.js';
+import { forcedDetails } from '../checks/move-gate.js';
 
 export { activationAction } from './label-moves.js';
 
@@ -33,6 +34,8 @@ export interface VersionWrite {
   label?: string;
   /** more labels to point, label → version number (an import's file labels); `label.set` events */
   labels?: Record<string, number>;
+  /** an admin overrides failing checks of a protected label move (recorded in its event) */
+  force?: boolean;
 }
 
 export interface VersionWriteResult {
@@ -140,6 +143,8 @@ export async function writeVersions(tx: Repositories, items: VersionWrite[], act
   const others = plans.filter((p, i) => targets[i]!.some((t) => t.label !== PRODUCTION));
   const current = others.length ? await tx.labels.ofPrompts(others.map((p) => p.head.id)) : new Map<number, { label: string; version: number }[]>();
   const moves: LabelMove[] = [];
+  const moveEvents: NewChangeEvent[] = [];
+  const forces: (boolean | undefined)[] = [];
   const activated = new Set<VersionWrite>();
   plans.forEach(({ item, head, created }, i) => {
     for (const t of targets[i]!) {
@@ -148,13 +153,18 @@ export async function writeVersions(tx: Repositories, items: VersionWrite[], act
       if (from === t.number || moves.some((m) => m.head === head && m.label === t.label)) continue;
       const move: LabelMove = { head, label: t.label, from, to: t.number };
       moves.push(move);
-      events.push(moveEvent(actor, move, t.main ? 'alias' : 'label'));
+      forces.push(item.force);
+      moveEvents.push(moveEvent(actor, move, t.main ? 'alias' : 'label'));
+      events.push(moveEvents.at(-1)!);
       if (t.main) activated.add(item);
     }
   });
   await writeLabelMoves(tx, moves, at);
   // After the versions and labels are stored: prompts written together may include each other.
   for (const item of items) for (const v of item.versions) await checkIncludes(tx, item.name, v);
+  // After the moves, in the same transaction: checks see what the moves make served.
+  const forced = (await policy.gate?.(tx, moves.map((m, i) => ({ prompt: m.head.name, label: m.label, to: m.to, force: forces[i] })), policy.protectedLabels)) ?? [];
+  moveEvents.forEach((e, i) => Object.assign(e.details!, forcedDetails(forced, i)));
   await tx.events.append(events, at);
   return plans.map(({ item, created }) => ({ name: item.name, created, activated: activated.has(item) }));
 }

@@ -6,7 +6,7 @@ import { refreshSearchText, renamedSearchText } from './prompt-search.js';
 import type { Dialect } from '../dialect.js';
 import { chunks, insertRows } from './bulk-sql.js';
 import type { Argument, Content, Message, PromptDetail, PromptSummary, Version, VersionSummary } from '../../core/types.js';
-import type { VersionInput } from '../../core/schemas.js';
+import type { TestCase, VersionInput } from '../../core/schemas.js';
 import type { NewVersion, PromptHead, PromptListFilter, PromptListKey, PromptRepository, PromptSort, PromptState } from '../../core/ports.js';
 import { isUriTemplate } from '../../core/uri-template.js';
 
@@ -78,6 +78,8 @@ export function toVersion(row: VersionRow): Version {
       if (annotations && content.type !== 'include') (content as { annotations?: unknown }).annotations = annotations;
       return { role: m.role as Message['role'], content };
     }),
+    // The served catalog's documents leave test cases out (nothing served runs them).
+    tests: parseJson<TestCase[]>(row.testCases ?? null) ?? [],
   };
 }
 
@@ -88,6 +90,7 @@ export function versionCreateData(input: VersionInput, resourceIds: Map<string, 
     description: input.description ?? null,
     icons: input.icons ? JSON.stringify(input.icons) : null,
     note: input.note ?? null,
+    testCases: input.tests?.length ? JSON.stringify(input.tests) : null,
     arguments: {
       create: input.arguments.map((a, position) => ({
         position,
@@ -265,8 +268,8 @@ async function insertVersions(tx: Tx, versions: NewVersion[], resourceIds: Map<s
   if (!versions.length) return;
   const pending = versions.map((v) => ({ k: key(v.promptId, v.number), data: versionCreateData(v.input, resourceIds) }));
   const rows = await insertRows<{ id: number; promptId: number; number: number }>(tx, 'PromptVersion',
-    ['promptId', 'number', 'title', 'description', 'icons', 'note', 'author', 'createdAt'],
-    versions.map((v, i) => { const d = pending[i]!.data; return [v.promptId, v.number, d.title, d.description, d.icons, d.note, v.author, at]; }),
+    ['promptId', 'number', 'title', 'description', 'icons', 'note', 'author', 'createdAt', 'testCases'],
+    versions.map((v, i) => { const d = pending[i]!.data; return [v.promptId, v.number, d.title, d.description, d.icons, d.note, v.author, at, d.testCases]; }),
     ['id', 'promptId', 'number']);
   const versionIds = new Map(rows.map((r) => [key(Number(r.promptId), Number(r.number)), Number(r.id)]));
   await insertRows(tx, 'PromptArgument', ['versionId', 'position', 'name', 'title', 'description', 'required', 'choices', 'maxLength', 'type', 'defaultValue'],

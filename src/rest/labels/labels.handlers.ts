@@ -12,7 +12,8 @@ export function createHandlers(core: Core) {
   const listForPrompt: H<'listForPrompt'> = async (c) => c.json(wire(await core.labels.list(c.req.valid('param').name)), 200);
   const set: H<'set'> = async (c) => {
     const { name, label } = c.req.valid('param');
-    const r = await core.labels.set(name, label, c.req.valid('json').version, actorOf(c), { ifMatch: c.req.valid('header')['if-match'] });
+    const { version, force } = c.req.valid('json');
+    const r = await core.labels.set(name, label, version, actorOf(c), { ifMatch: c.req.valid('header')['if-match'], force });
     c.header('ETag', r.etag);
     return c.json({ label: r.label, version: r.version, impact: r.impact }, 200);
   };

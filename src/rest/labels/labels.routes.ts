@@ -38,7 +38,7 @@ export const set = createRoute({
   request: { params: LabelParamSchema, headers: IfMatchSchema, ...body(SetLabelInputSchema) },
   responses: {
     200: json(LabelSetSchema, 'The label now points at the version; `impact`: the prompts including it whose rendering changes'), 401: errorResponses[401], 403: problem('The label is protected'),
-    404: errorResponses[404], 412: problem('The If-Match ETag is stale'), 422: problem('Invalid label name (or `latest`, which cannot be set) or body'),
+    404: errorResponses[404], 409: problem('A protected label: the version\'s checks fail (errors lists them); an admin may send force: true'), 412: problem('The If-Match ETag is stale'), 422: problem('Invalid label name (or `latest`, which cannot be set) or body'),
   },
 });
 
@@ -77,6 +77,6 @@ export const promote = createRoute({
   request: { params: FromParamSchema, ...body(PromoteInputSchema) },
   responses: {
     200: json(PromotionSchema, 'The changes made (or, with dryRun, that would be made)'), 401: errorResponses[401], 403: problem('The target label is protected'),
-    404: errorResponses[404], 422: errorResponses[422],
+    404: errorResponses[404], 409: problem('A protected target: checks of a moved prompt (or of one that includes it) fail; nothing is promoted'), 422: errorResponses[422],
   },
 });

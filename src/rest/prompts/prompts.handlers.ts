@@ -68,7 +68,8 @@ export function createHandlers(core: Core) {
     return c.json(wire(await core.prompts.getVersion(name, n)), 200);
   };
   const activate: H<'activate'> = async (c) => {
-    const d = await core.prompts.activate(c.req.valid('param').name, c.req.valid('json').version, actorOf(c));
+    const { version, force } = c.req.valid('json');
+    const d = await core.prompts.activate(c.req.valid('param').name, version, actorOf(c), { force });
     c.header('ETag', etagOf(d));
     return c.json(wire(d), 200);
   };

@@ -91,8 +91,11 @@ export const getVersion = createRoute({
 
 export const activate = createRoute({
   method: 'put', path: '/prompts/{name}/active', tags, summary: 'Activate a version, or roll back to an older one (an alias for PUT /prompts/{name}/labels/production)',
-  request: { params: NameParamSchema, ...body(z.object({ version: z.number().int().min(1).max(LIMITS.intMax) }).strict().meta({ id: 'ActivateInput' })) },
-  responses: { 200: json(PromptDetailSchema, 'Activated'), 401: errorResponses[401], 404: errorResponses[404], 422: errorResponses[422] },
+  request: {
+    params: NameParamSchema,
+    ...body(z.object({ version: z.number().int().min(1).max(LIMITS.intMax), force: z.boolean().optional().meta({ description: 'activate even if the version\'s checks fail (admin; recorded in the change log)' }) }).strict().meta({ id: 'ActivateInput' })),
+  },
+  responses: { 200: json(PromptDetailSchema, 'Activated'), 401: errorResponses[401], 404: errorResponses[404], 409: { ...errorResponses[422], description: 'The version\'s checks fail (errors lists them)' }, 422: errorResponses[422] },
 });
 
 export const deactivate = createRoute({
