@@ -20,6 +20,8 @@ import { useCan } from '../me';
 import { LabelChips } from './label-chips';
 import { PromptHistory } from './prompt-history';
 import { UsagePanel } from './usage/usage-panel';
+import { CheckResults } from './check-results';
+import { PromptDeps } from './prompt-deps';
 
 export function PromptPage({ name, initialVersion = null }: { name: string; initialVersion?: number | null }) {
   const canEdit = useCan('editor');
@@ -192,7 +194,9 @@ export function PromptPage({ name, initialVersion = null }: { name: string; init
             <section aria-labelledby={`${id}-prev`} className="card">
               <h2 id={`${id}-prev`}>Preview v{shown}</h2>
               {shown != null && <ServerPreview key={shown} name={name} version={shown} revision={revision} />}
+              {shown != null && <CheckResults key={`c${shown}`} name={name} version={shown} />}
             </section>
+            <PromptDeps name={name} version={shown} revision={`${revision}:${detail.revision}`} />
             <section aria-labelledby={`${id}-diff`} className="card" ref={diffRef} tabIndex={-1}>
               <h2 id={`${id}-diff`}>Compare versions</h2>
               <VersionDiff

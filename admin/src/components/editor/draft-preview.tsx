@@ -9,6 +9,7 @@ import { RenderedMessages, type DraftContent, type DraftResult } from '../previe
 import { nonEmpty, SampleArgs, withDefaults } from '../preview/sample-args';
 import { parseDefault } from './arg-types';
 import { ServerPreview } from '../preview/server-preview';
+import { CheckResults } from '../check-results';
 import { annotationsOf, type Form, type MsgRow } from './form-model';
 
 interface Props {
@@ -122,7 +123,10 @@ export function DraftPreview({ form, resources, templates, saved, sampleKey }: P
         </div>
       )}
       {mode === 'server' && saved ? (
-        <ServerPreview name={saved.name} version={saved.version} />
+        <>
+          <ServerPreview name={saved.name} version={saved.version} />
+          <CheckResults name={saved.name} version={saved.version} />
+        </>
       ) : (
         <>
           <SampleArgs args={args} values={values} onChange={setValues} />
