@@ -22,6 +22,7 @@ import { PromptHistory } from './prompt-history';
 import { UsagePanel } from './usage/usage-panel';
 import { CheckResults } from './check-results';
 import { PromptDeps } from './prompt-deps';
+import { CheckRefusal, refusalOf, type Refusal } from './check-refusal';
 
 export function PromptPage({ name, initialVersion = null }: { name: string; initialVersion?: number | null }) {
   const canEdit = useCan('editor');
@@ -36,6 +37,8 @@ export function PromptPage({ name, initialVersion = null }: { name: string; init
   // Opened right after a save (?version=N): show that version, even if it is not the served one.
   const [previewV, setPreviewV] = useState<number | null>(initialVersion);
   const [labelsOf, setLabelsOf] = useState<number | null>(null);
+  // Activating moves production: refused (409) when the version's checks fail; admins may force it.
+  const [refused, setRefused] = useState<(Refusal & { version: number }) | null>(null);
   const [ask, dialog] = useDialog();
   const { revision } = useLive();
   const id = useId();
@@ -96,8 +99,25 @@ export function PromptPage({ name, initialVersion = null }: { name: string; init
       message: <p>MCP clients will be served version {n} of <strong>{name}</strong> right away. No new version is created.</p>,
       confirmLabel: label,
     });
-    if (a.ok) await run(() => api.activate(name, n), `Now serving v${n}.`, true, () => document.getElementById(versionHeading(n)));
+    if (a.ok) await doActivate(n, false);
   };
+  const doActivate = (n: number, force: boolean) =>
+    run(
+      async () => {
+        setRefused(null);
+        try {
+          await api.activate(name, n, force);
+          pushFlash(`Now serving v${n}${force ? ' (forced: its checks fail)' : ''}.`);
+        } catch (err) {
+          const r = refusalOf(err);
+          if (!r) throw err;
+          setRefused({ ...r, version: n });
+        }
+      },
+      '',
+      true,
+      () => document.getElementById(versionHeading(n)),
+    );
 
   const moreVersions = async () => {
     if (!cursor) return;
@@ -150,6 +170,7 @@ export function PromptPage({ name, initialVersion = null }: { name: string; init
       </div>
       {detail?.latest.description && <p className="lead">{detail.latest.description}</p>}
       {error && <Banner kind="error">{error}</Banner>}
+      {refused && <CheckRefusal refusal={refused} what={`serve v${refused.version}`} canForce={canAdmin} busy={busy} onForce={() => void doActivate(refused.version, true)} />}
       {!detail && !error && <p className="muted">Loading…</p>}
       {detail && (
         <div className="prompt-grid">
