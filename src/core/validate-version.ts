@@ -124,6 +124,10 @@ export function versionWarnings(input: Pick<VersionInput, 'arguments' | 'message
   const templates: string[] = [];
   for (const m of input.messages) {
     const c = m.content as { type: string; text?: unknown; uri?: unknown; resourceUri?: unknown; arguments?: unknown };
+    // An included prompt ({{> name}}, or an include message without an argument map) may
+    // read our arguments by name, and which ones is only known against the store: no
+    // guessing, no warnings.
+    if ((c.type === 'text' && typeof c.text === 'string' && /\{\{\s*>/.test(c.text)) || (c.type === 'include' && !c.arguments)) return [];
     if (c.type === 'text' && typeof c.text === 'string') templates.push(c.text);
     const uri = typeof c.uri === 'string' ? c.uri : typeof c.resourceUri === 'string' ? c.resourceUri : undefined;
     if (uri !== undefined && isUriTemplate(uri)) for (const e of parseUriTemplate(uri).expressions) for (const n of e.names) used.add(n);

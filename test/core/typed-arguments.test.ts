@@ -137,4 +137,15 @@ describe('write-time checks', () => {
       { path: 'arguments[4]', message: 'required argument "unused" is not used by any template: clients must send it and it changes nothing; use it or make it optional' },
     ]);
   });
+
+  it('no unused-argument warnings when a template includes another prompt (it may read any argument)', () => {
+    const args = [{ name: 'topic', required: true }];
+    expect(versionWarnings({ arguments: args, messages: [text('Intro {{> shared-footer}}')] } as never)).toEqual([]);
+    expect(versionWarnings({ arguments: args, messages: [text('Intro')] } as never)).toHaveLength(1);
+    // An include message with an argument map uses what its templates name.
+    const include = (a?: Record<string, string>) => ({ role: 'user', content: { type: 'include', prompt: 'other', ...(a ? { arguments: a } : {}) } });
+    expect(versionWarnings({ arguments: args, messages: [include({ subject: '{{topic}}' })] } as never)).toEqual([]);
+    expect(versionWarnings({ arguments: args, messages: [include({ subject: 'fixed' })] } as never)).toHaveLength(1);
+    expect(versionWarnings({ arguments: args, messages: [include()] } as never)).toEqual([]);
+  });
 });
