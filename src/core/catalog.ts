@@ -240,7 +240,15 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     }
     // Prompts including a changed one render differently now: their sessions hear of it as if they had changed.
     if (includeIndex.size) {
-      const seeds = seedsOf(served, viewsOf);
+      // Seeds: what really moved in a loaded view (a late event re-applied changes nothing),
+      // what moved in views not loaded here (an include pinned to their label), renames and deletes.
+      const seeds = seedsOf(served, (e) => {
+        const which = viewsOf(e);
+        if (which === 'all' || !which) return which;
+        const unloaded = which.filter((l) => !views.get(l)?.loaded);
+        return unloaded.length ? unloaded : undefined;
+      });
+      for (const [label, moved] of prompts) for (const p of moved) seeds.push({ name: p.name, scope: [label] });
       for (const v of views.values()) {
         if (!v.loaded) continue;
         const already = new Set((prompts.get(v.label) ?? []).map((p) => p.name));

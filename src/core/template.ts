@@ -57,16 +57,34 @@ function forEachToken(tokens: Span[], visit: (t: Span, depth: number) => void): 
   }
 }
 
+/**
+ * Mustache strips the line of a standalone partial (`{{> x}}` alone on its line, its
+ * indentation and newline), expecting the partial to bring its own. An include
+ * inserts finished text without one, so the newline is kept: slot 7 of the token holds
+ * what the writer appends after the text.
+ */
+function standalone(t: Span, text: string): void {
+  const start = t[2];
+  const end = t[3];
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const nl = text.indexOf('\n', end);
+  const lineEnd = nl < 0 ? text.length : nl;
+  if (text.slice(lineStart, start).trim() || text.slice(end, lineEnd).trim()) return;
+  (t as unknown as unknown[])[7] = nl < 0 ? '' : text.slice(text[nl - 1] === '\r' ? nl - 1 : nl, nl + 1);
+}
+
 function inspect(tokens: Span[], text?: string): TemplateInfo {
   const info: TemplateInfo = { tokens, writes: new Map(), names: [], references: 0, depth: 0, dotted: [], partials: [], delimiters: false };
   const names = new Set<string>();
   const dotted = new Set<string>();
   const partials = new Set<string>();
-  forEachToken(tokens, ([type, value, start, , children], depth) => {
+  forEachToken(tokens, (t, depth) => {
+    const [type, value, start, , children] = t;
     if (Array.isArray(children) && depth + 1 > info.depth) info.depth = depth + 1;
     if (type === '>') {
       partials.add(value);
       if (text !== undefined && text.slice(start, start + 3) !== '{{>') info.loosePartial ??= value;
+      if (text !== undefined) standalone(t, text);
     } else if (type === '=') info.delimiters = true;
     else if (TAGS.has(type)) {
       info.references++;
@@ -112,7 +130,9 @@ export function checkedWriter(Writer: new () => Mustache.Writer = Mustache.Write
  */
 class IncludingWriter extends Mustache.Writer {
   override renderPartial(token: string[], _context: Mustache.Context, partials?: Mustache.PartialsOrLookupFn): string {
-    return typeof partials === 'function' ? (partials(token[1]!) ?? '') : '';
+    const text = typeof partials === 'function' ? (partials(token[1]!) ?? '') : '';
+    const after = (token as unknown[])[7];
+    return typeof after === 'string' ? `${token[4] ?? ''}${text}${after}` : text;
   }
 }
 

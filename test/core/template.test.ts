@@ -44,10 +44,13 @@ describe('template rendering', () => {
     expect(renderTemplate('template 7 for {{who}}', { who: 'y' })).toBe('template 7 for y');
   });
 
-  it('analysis finds variables and rejects partials and delimiter changes without caching', () => {
+  it('analysis finds variables and includes, rejects malformed includes and delimiter changes, without caching', () => {
     const cached = templateCacheSize();
-    expect(analyzeTemplate('{{a}} {{#b}}{{b}}{{/b}} {{^d}}{{/d}}')).toEqual({ variables: ['a', 'b', 'd'], errors: [] });
-    expect(analyzeTemplate('{{> p}}').errors).toEqual([expect.stringMatching(/partials/)]);
+    expect(analyzeTemplate('{{a}} {{#b}}{{b}}{{/b}} {{^d}}{{/d}}')).toEqual({ variables: ['a', 'b', 'd'], includes: [], errors: [] });
+    expect(analyzeTemplate('{{> p}} {{>q@staging}} {{> r@3}}')).toEqual({ variables: [], includes: ['p', 'q@staging', 'r@3'], errors: [] });
+    expect(analyzeTemplate('{{> p@latest}}').errors).toEqual([expect.stringMatching(/is not an include/)]);
+    expect(analyzeTemplate('{{> a b}}').errors).toEqual([expect.stringMatching(/is not an include/)]);
+    expect(analyzeTemplate('{{ > p}}').errors).toEqual([expect.stringMatching(/write an include as \{\{> p\}\}/)]);
     expect(analyzeTemplate('{{=<% %>=}}').errors).toEqual([expect.stringMatching(/delimiters/)]);
     expect(analyzeTemplate('{{#open}}').errors).toEqual([expect.stringMatching(/does not parse/)]);
     expect(templateCacheSize()).toBe(cached);

@@ -35,7 +35,7 @@ describe('labels REST API', () => {
   it('PUT sets a label (200 {label, version}, ETag); details and version summaries carry labels', async () => {
     const res = await call('PUT', '/prompts/greet/labels/staging', { version: 2 });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ label: 'staging', version: 2 });
+    expect(await res.json()).toEqual({ label: 'staging', version: 2, impact: { dependents: [], message: 'no other prompt includes it' } });
     expect(res.headers.get('etag')).toMatch(/^"\d+"$/);
     const detail = await (await call('GET', '/prompts/greet')).json();
     expect(detail.labels).toEqual(['production', 'staging']);
@@ -78,7 +78,7 @@ describe('labels REST API', () => {
   it('POST /labels/{from}/promote: dryRun, release, named prompts, errors', async () => {
     let res = await call('POST', '/labels/staging/promote', { to: 'production', dryRun: true });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ changes: [{ prompt: 'greet', from: 1, to: 2 }] });
+    expect(await res.json()).toEqual({ changes: [{ prompt: 'greet', from: 1, to: 2 }], impact: { dependents: [], message: 'no other prompt includes it' } });
     expect((await (await call('GET', '/prompts/greet')).json()).activeVersion).toBe(1);
     res = await call('POST', '/labels/staging/promote', { to: 'production' });
     expect(await res.json()).toEqual({ changes: [{ prompt: 'greet', from: 1, to: 2 }] });

@@ -68,6 +68,8 @@ async function* samples(): AsyncGenerator<Sample, void, void> {
   yield { method: 'GET', path: '/labels', status: 200 };
   yield { method: 'POST', path: '/labels/staging/promote', body: { to: 'beta' }, status: 200 };
   yield { method: 'GET', path: '/prompts/walk/label-history', status: 200 };
+  yield { method: 'GET', path: '/prompts/walk/dependents', status: 200 };
+  yield { method: 'GET', path: '/prompts/walk/includes', status: 200 };
   yield { method: 'DELETE', path: '/prompts/walk/labels/beta', status: 204 };
   yield { method: 'DELETE', path: '/prompts/walk/active', status: 200 };
   yield { method: 'DELETE', path: '/prompts/walk', status: 204 };

@@ -38,6 +38,7 @@ const REQUESTS: [method: string, path: string, body?: unknown][] = [
   ['GET', '/me'], ['GET', '/server-info'], ['GET', '/activity'], ['POST', '/events/ticket'],
   ['GET', '/prompts'], ['GET', '/prompts/greet'], ['GET', '/prompts/greet/versions'], ['GET', '/prompts/greet/versions/1'],
   ['GET', '/prompts/greet/labels'], ['GET', '/prompts/greet/label-history'], ['GET', '/labels'],
+  ['GET', '/prompts/greet/dependents'], ['GET', '/prompts/greet/includes'],
   ['GET', '/usage'], ['GET', '/usage.csv'], ['GET', '/prompts/greet/usage'],
   ['POST', '/prompts/greet/render', { arguments: { who: 'x' } }],
   ['GET', '/resources'], ['GET', '/resources/999'], ['GET', '/resource-templates'], ['GET', '/resource-templates/999'],

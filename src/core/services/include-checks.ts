@@ -130,7 +130,8 @@ export async function dependentsOf(tx: Repositories, name: string): Promise<Depe
     if (!refs.length) continue;
     out.push({ prompt: c.prompt, version: c.version, views: [...c.labels, ...(c.latest ? [LATEST] : [])], includes: [...new Set(refs.map(formatIncludeRef))] });
   }
-  return out;
+  // Byte-wise, like SQL's ordering of names.
+  return out.sort((a, b) => (a.prompt < b.prompt ? -1 : a.prompt > b.prompt ? 1 : a.version - b.version));
 }
 
 /** Refuses to take away a prompt that served prompts include (delete, archive). */
