@@ -24,7 +24,7 @@ export interface FormatExportReport {
 
 export const versionToExport = (name: string, v: Version): ExportPrompt => ({
   name,
-  input: { title: v.title, description: v.description, note: v.note, arguments: v.arguments, messages: v.messages },
+  input: { title: v.title, description: v.description, note: v.note, arguments: v.arguments, messages: v.messages, ...(v.tests.length ? { tests: v.tests } : {}) },
 });
 
 async function promptNames(core: Core): Promise<string[]> {
@@ -51,6 +51,10 @@ export async function exportFormat(core: Core, dir: string, format: FormatId, op
     else if (s) skipped.push(name);
   }
   const { files, warnings } = writeFormat(format, prompts);
+  // Only promptd's own files carry test cases (docs/formats.md); say what the others drop.
+  if (format !== 'promptd') {
+    for (const p of prompts) if (p.input.tests?.length) warnings.push({ file: p.name, message: `${p.input.tests.length} test case(s) not exported: the ${format} format has no place for them` });
+  }
   const writer = createExportWriter(root);
   writer.check(files.map((f) => f.path));
   for (const f of files) writer.write(f.path, f.text);

@@ -3,7 +3,7 @@
 // The file shape is flatter than the API (`text: …` instead of
 // `content: {type: text, text: …}`) because people edit these files by hand.
 import { z } from 'zod';
-import { AnnotationsSchema, ArgumentSchema, IconSchema, LabelNameSchema, LATEST, PRODUCTION, TagsSchema, type MessageInput, type Version, type VersionInput } from '../core/index.js';
+import { AnnotationsSchema, ArgumentSchema, IconSchema, LabelNameSchema, LATEST, PRODUCTION, TagsSchema, TestCaseSchema, type MessageInput, type TestCase, type Version, type VersionInput } from '../core/index.js';
 
 /** Inline media kept beside the prompt files: `image: {file: media/x.png, mimeType: image/png}`. */
 export const InlineMediaFileSchema = z.object({ file: z.string().min(1), mimeType: z.string().min(1) }).strict();
@@ -57,6 +57,8 @@ const versionFields = {
   note: z.string().nullish(),
   arguments: z.array(ArgumentSchema).nullish(),
   messages: z.array(FileMessageSchema),
+  // Test cases, versioned with the version (docs/contracts.md, Test cases and checks).
+  tests: z.array(TestCaseSchema).nullish(),
 };
 
 export const PromptFileSchema = z.object({ name: z.string(), tags: TagsSchema.optional(), labels: FileLabelsSchema.optional(), ...versionFields }).strict();
@@ -178,6 +180,7 @@ export function toVersionInput(v: VersionFields, readMedia: MediaReader): Record
     note: v.note ?? null,
     arguments: v.arguments ?? [],
     messages: v.messages.map((m) => toMessageInput(m, readMedia)),
+    ...(v.tests?.length ? { tests: v.tests } : {}),
   };
 }
 
@@ -185,7 +188,7 @@ export function toVersionInput(v: VersionFields, readMedia: MediaReader): Record
 export type MediaWriter = (data: string, mimeType: string) => InlineMediaFile;
 
 /** Version → plain object with keys in format order; omits empty optional fields so output diffs well. */
-export function fromVersion(v: Pick<Version, 'title' | 'description' | 'icons' | 'note' | 'arguments' | 'messages'>, writeMedia: MediaWriter) {
+export function fromVersion(v: Pick<Version, 'title' | 'description' | 'icons' | 'note' | 'arguments' | 'messages'> & { tests?: TestCase[] }, writeMedia: MediaWriter) {
   const out: Record<string, unknown> = {};
   if (v.title != null) out.title = v.title;
   if (v.description != null) out.description = v.description;
@@ -217,6 +220,7 @@ export function fromVersion(v: Pick<Version, 'title' | 'description' | 'icons' |
     if (ann) msg.annotations = ann;
     return msg;
   });
+  if (v.tests?.length) out.tests = v.tests.map((t) => ({ name: t.name, arguments: t.arguments ?? {}, expect: t.expect }));
   return out;
 }
 
@@ -239,7 +243,7 @@ function canonicalAnnotations(a: { audience?: string[]; priority?: number } | un
  * Content identity of a version: what `import` compares to decide whether a file is a
  * new version. The change note is deliberately left out: a note alone changes nothing served.
  */
-export function contentKey(v: Pick<VersionInput, 'title' | 'description' | 'icons' | 'arguments' | 'messages'>): string {
+export function contentKey(v: Pick<VersionInput, 'title' | 'description' | 'icons' | 'arguments' | 'messages'> & { tests?: TestCase[] }): string {
   return JSON.stringify({
     title: v.title ?? null,
     description: v.description ?? null,
@@ -254,5 +258,7 @@ export function contentKey(v: Pick<VersionInput, 'title' | 'description' | 'icon
       const allow = 'allow' in c && c.allow ? c.allow : null;
       return [m.role, c.type, body, canonicalAnnotations(c.annotations) ?? null, ...(allow ? [allow] : [])];
     }),
+    // Only when there are some: versions without test cases keep the key they always had.
+    ...(v.tests?.length ? { tests: v.tests.map((t) => [t.name, t.arguments ?? {}, t.expect]) } : {}),
   });
 }

@@ -5,6 +5,7 @@ import { registerMigrate } from './migrate.js';
 import { registerToken } from './token.js';
 import { registerLibrary } from './library.js';
 import { registerSync } from './sync.js';
+import { registerCheck } from './check.js';
 
 export function registerCommands(program: Command): void {
   registerServe(program);
@@ -13,4 +14,5 @@ export function registerCommands(program: Command): void {
   registerToken(program);
   registerLibrary(program);
   registerSync(program);
+  registerCheck(program);
 }

@@ -54,7 +54,7 @@ export interface FormatReadResult {
 /** The prompt handed to `write`: an imported prompt, or a stored version plus whatever meta is known. */
 export interface ExportPrompt {
   name: string;
-  input: Pick<VersionInput, 'title' | 'description' | 'note' | 'arguments' | 'messages'>;
+  input: Pick<VersionInput, 'title' | 'description' | 'note' | 'arguments' | 'messages' | 'tests'>;
   meta?: Partial<PromptMeta>;
 }
 
