@@ -33,7 +33,7 @@ export function fileVersion(input: VersionInput, number: number): Version {
     note: input.note ?? null,
     author: null,
     createdAt: new Date(0),
-    arguments: input.arguments.map((a) => ({ ...a, title: a.title ?? null, description: a.description ?? null, choices: a.choices ?? null, maxLength: a.maxLength ?? null, required: a.required ?? false })),
+    arguments: input.arguments.map((a) => ({ ...a, title: a.title ?? null, description: a.description ?? null, choices: a.choices ?? null, maxLength: a.maxLength ?? null, required: a.required ?? false, type: a.type ?? 'string', default: a.default ?? null })),
     messages: input.messages,
     tests: input.tests ?? [],
   };
