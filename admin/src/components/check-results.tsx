@@ -87,8 +87,8 @@ export function CheckResults({ name, version, revision = 0 }: { name: string; ve
         </>
       )}
       {running && !report && <p className="muted">Running checks…</p>}
-      <button type="button" className="btn btn-small" data-testid="check-run" onClick={() => setRun((n) => n + 1)} disabled={running} aria-label={`Run the checks of v${version} again`}>
-        {running ? 'Running…' : 'Run again'}
+      <button type="button" className="btn btn-small" data-testid="check-run" onClick={() => setRun((n) => n + 1)} disabled={running}>
+        {running ? 'Running checks…' : 'Run checks again'}
       </button>
     </section>
   );
