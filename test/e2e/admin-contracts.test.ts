@@ -115,6 +115,9 @@ describe.skipIf(skipE2E)('admin UI: contracts (typed arguments, includes)', () =
     await expect.poll(() => combo.getAttribute('aria-expanded'), { timeout: 10_000 }).toBe('false');
     const styleArg = page.getByTestId('include-arg-1-style');
     await styleArg.fill('calm x{{count}}');
+    // An include in a template parses: no warning, and both arguments count as used.
+    expect(await page.locator('[data-warning-for="messages[0].content.text"]').count()).toBe(0);
+    expect(await page.getByTestId('arg-row').filter({ hasText: 'not used by any message' }).count()).toBe(0);
     // The draft preview says the server renders the include.
     await waitForText(output, 'Includes the messages of tone');
     await expectNoAxeViolations(page, 'editor with an include message');

@@ -26,7 +26,8 @@ export function scanTemplate(text: string): TemplateScan {
         if (type === 'text') continue;
         const kind = KIND[type] ?? 'other';
         tags.push({ start, end, kind, name: value.split('.')[0] ?? value });
-        if (children) {
+        // Only sections have children; a partial's 5th element is its indentation (a string).
+        if (Array.isArray(children) && (type === '#' || type === '^')) {
           walk(children);
           // The closing tag of a section: its position is the 6th element.
           if (closeStart !== undefined) {
