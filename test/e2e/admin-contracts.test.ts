@@ -202,6 +202,9 @@ describe.skipIf(skipE2E)('admin UI: contracts (typed arguments, includes)', () =
     expect(await kase.getByTestId('check-output').isVisible()).toBe(false);
     await kase.getByTestId('check-output-toggle').click();
     await waitForText(kase.getByTestId('check-output'), 'Base Ann');
+    // The version view lists the test case; the diff against v1 shows it added.
+    await waitForText(page.locator('[data-testid="version-test"][data-name="mentions who"]'), 'maxChars 5');
+    await waitForText(page.locator('[data-testid="diff-row"][data-kind="add"]'), 'mentions who');
     await expectNoAxeViolations(page, 'prompt page with failing checks');
     await shot(page, 'contracts-checks', true);
     const v2 = await rest<{ tests: unknown[] }>(base, 'GET', '/prompts/base/versions/2');

@@ -99,6 +99,20 @@ export function VersionView({ name, version, revision }: { name: string; version
           </li>
         ))}
       </ol>
+      {(v.tests?.length ?? 0) > 0 && (
+        <>
+          <h3>Test cases</h3>
+          <ul className="check-list" data-testid="version-tests">
+            {v.tests!.map((t) => (
+              <li key={t.name} className="check-item small" data-testid="version-test" data-name={t.name}>
+                <strong>{t.name}</strong>
+                {Object.keys(t.arguments ?? {}).length > 0 && <span className="muted"> with {Object.entries(t.arguments).map(([k, x]) => `${k}=${x}`).join(', ')}</span>}
+                <span>: {t.expect.map((e) => Object.entries(e).map(([k, x]) => `${k} ${JSON.stringify(x)}`).join('')).join('; ')}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
     </div>
   );
 }

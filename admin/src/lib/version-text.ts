@@ -56,5 +56,15 @@ export function versionSections(v: Version | null): Section[] {
     { title: 'Metadata', lines: meta },
     { title: 'Arguments', lines: args.length ? args : ['(no arguments)'] },
     { title: 'Messages', lines: msgs },
+    // Only when there are some, so versions without test cases diff as before.
+    ...(v.tests?.length ? [{ title: 'Test cases', lines: testLines(v.tests) }] : []),
   ];
+}
+
+function testLines(tests: NonNullable<Version['tests']>): string[] {
+  return tests.flatMap((t) => [
+    `${t.name}`,
+    ...Object.entries(t.arguments ?? {}).map(([k, v]) => `  ${k} = ${v}`),
+    ...t.expect.map((e) => `  expect ${Object.entries(e).map(([k, v]) => `${k}: ${String(v)}`).join('')}`),
+  ]);
 }

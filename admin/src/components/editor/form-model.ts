@@ -79,7 +79,7 @@ export function formFromVersion(v: Version): Form {
       maxLength: a.maxLength == null ? '' : String(a.maxLength),
     })),
     // `tests` is on the Version once the checks API returns it.
-    tests: ((v as { tests?: Parameters<typeof testRow>[0][] }).tests ?? []).map(testRow),
+    tests: (v.tests ?? []).map(testRow),
     messages: v.messages.map((m) => {
       const c = m.content;
       if (c.type === 'include') return { ...emptyMsg(m.role), type: 'include', include: includeRow(c) };
