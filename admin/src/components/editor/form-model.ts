@@ -78,7 +78,6 @@ export function formFromVersion(v: Version): Form {
       choices: (a.choices ?? []).join(', '),
       maxLength: a.maxLength == null ? '' : String(a.maxLength),
     })),
-    // `tests` is on the Version once the checks API returns it.
     tests: (v.tests ?? []).map(testRow),
     messages: v.messages.map((m) => {
       const c = m.content;
