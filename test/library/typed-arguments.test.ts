@@ -115,6 +115,19 @@ describe('converters', () => {
     expect(again).toContain('schema:\n    n: integer\n    flag?: boolean\n  default:\n    n: 3\n');
   });
 
+  it('dotprompt JSON Schema input: property types and defaults', () => {
+    const source = '---\ninput:\n  schema:\n    type: object\n    properties:\n      n: {type: number, default: 2.5}\n      on: {type: boolean}\n    required: [on]\n---\n{{n}}{{#if on}}!{{/if}}\n';
+    const r = readFormats([{ path: 'j.prompt', text: source }], 'dotprompt');
+    expect(r.problems).toEqual([]);
+    const p = r.prompts[0]!;
+    expect(typedArgs(p.versions[0]!.input.arguments)).toEqual([
+      { name: 'n', type: 'number', required: false, default: 2.5, choices: null, description: null },
+      { name: 'on', type: 'boolean', required: true, default: null, choices: null, description: null },
+    ]);
+    const again = readFormats(writeFormat('dotprompt', [{ name: p.name, input: p.versions[0]!.input, meta: p.meta }]).files, 'dotprompt').prompts[0]!;
+    expect(typedArgs(again.versions[0]!.input.arguments)).toEqual(typedArgs(p.versions[0]!.input.arguments));
+  });
+
   it('a default that does not fit its argument stays in metadata with a warning', () => {
     const r = readFormats([{ path: 'x.prompty', text: '---\ninputs:\n  n:\n    type: integer\n    default: lots\n---\nuser:\n{{n}}\n' }], 'prompty');
     expect(r.problems).toEqual([]);

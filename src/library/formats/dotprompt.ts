@@ -20,9 +20,10 @@ function read(files: SourceFile[]): FormatReadResult {
     const name = toPromptName(partial ? base.slice(1) : base);
     const input = (d.input ?? {}) as Record<string, unknown>;
     if (typeof input !== 'object' || Array.isArray(input)) fail('input', 'expected a mapping with schema and default');
-    const { args, notes } = schemaArguments(input.schema);
+    const { args, notes, defaults: schemaDefaults } = schemaArguments(input.schema);
     for (const n of notes) warn(undefined, n);
-    const given = input.default && typeof input.default === 'object' ? (input.default as Record<string, unknown>) : undefined;
+    // input.default wins over a JSON Schema property's own default, as in Genkit.
+    const given = { ...schemaDefaults, ...(input.default && typeof input.default === 'object' ? (input.default as Record<string, unknown>) : {}) };
     // Defaults that fit their argument become its default; the others stay in metadata.
     const unmapped = applyDefaults(args, given, (m) => warn(undefined, m));
     const defaults = Object.keys(unmapped).length ? unmapped : undefined;

@@ -11,6 +11,8 @@ export interface SchemaArguments {
   args: ArgumentInput[];
   /** one message per field whose type promptd cannot hold */
   notes: string[];
+  /** JSON Schema `default`s of the properties (Picoschema has none: Dotprompt puts them in input.default) */
+  defaults?: Record<string, unknown>;
 }
 
 const choicesOf = (values: unknown[]) => {
@@ -22,14 +24,16 @@ function fromJsonSchema(schema: Record<string, unknown>): SchemaArguments {
   const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
   const notes: string[] = [];
+  const defaults: Record<string, unknown> = {};
   const args = Object.entries(props).map(([key, p]) => {
+    if (p && typeof p === 'object' && p.default !== undefined) defaults[key] = p.default;
     const type = typeof p?.type === 'string' ? p.type : Array.isArray(p?.enum) ? 'string' : 'any';
     const typed = argumentTypeOf(type);
     if (!typed) notes.push(`input ${key} is of type ${type}; promptd passes it as text`);
     const choices = Array.isArray(p?.enum) ? choicesOf(p.enum) : undefined;
     return { name: toArgumentName(key), ...(typed && typed !== 'string' ? { type: typed } : {}), required: required.has(key), ...(typeof p?.description === 'string' ? { description: p.description } : {}), ...(choices ? { choices } : {}) };
   });
-  return { args, notes };
+  return { args, notes, ...(Object.keys(defaults).length ? { defaults } : {}) };
 }
 
 /** Top-level fields of an input schema as arguments. */
