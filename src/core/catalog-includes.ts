@@ -31,9 +31,12 @@ export function includeRefsOf(messages: readonly Message[]): IncludeRef[] {
   return out;
 }
 
+// One pass over the JSON text: a text include or an include message's type.
+const MAY_INCLUDE = /\{\{>|"include"/;
+
 /** Includes of a stored document, without parsing the (vast majority of) documents that have none. */
 export function refsOfDoc(doc: string, decode: (doc: string) => Version): IncludeRef[] | undefined {
-  if (!doc.includes('{{>') && !doc.includes('"include"')) return undefined;
+  if (!MAY_INCLUDE.test(doc)) return undefined;
   const refs = includeRefsOf(decode(doc).messages);
   return refs.length ? refs : undefined;
 }

@@ -113,7 +113,14 @@ export async function syncOnce(core: Core, dir: string, opts: SyncOptions = {}):
       conflicts.push(conflict(name, rec, latest, 'edited'));
       continue;
     }
-    await core.prompts.update(name, { archived: true }, actorOf(opts));
+    try {
+      await core.prompts.update(name, { archived: true }, actorOf(opts));
+    } catch (e) {
+      // Served prompts still include it (docs/contracts.md#includes): kept, reported, retried next sync.
+      if (!isDomainError(e) || e.code !== 'conflict') throw e;
+      conflicts.push({ name, file: rec.file, synced: rec.version, latest, message: `${rec.file} was deleted but ${e.message}` });
+      continue;
+    }
     next.prompts[name] = { ...rec, version: latest, archived: true };
     archived.push(name);
   }

@@ -26,6 +26,18 @@ const prompt = (text: string) => `---\ninput:\n  schema:\n    who: string\n---\n
 const textOf = async (name: string) => JSON.stringify((await core.prompts.get(name)).latest.messages);
 
 describe('syncOnce', () => {
+  it('a deleted file whose prompt served prompts include is kept and reported as a conflict, not archived', async () => {
+    writeFiles(dir, { 'style.prompt': prompt('Be kind to {{who}}') });
+    expect((await syncOnce(core, dir, { activate: true })).failed).toBe(false);
+    await core.prompts.create({ name: 'uses-style', arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: { type: 'text', text: '{{> style}}' } }], activate: true }, { name: 'ui' });
+    rmSync(path.join(dir, 'style.prompt'));
+    const r = await syncOnce(core, dir, { activate: true });
+    expect(r.archived).toEqual([]);
+    expect(r.failed).toBe(true);
+    expect(r.conflicts).toEqual([expect.objectContaining({ name: 'style', message: expect.stringContaining('"uses-style"') })]);
+    expect((await core.prompts.get('style')).archived).toBe(false);
+  });
+
   it('creates, updates with a new version, and archives when a file is deleted; an unchanged re-sync writes nothing', async () => {
     writeFiles(dir, { 'greet.prompt': prompt('Hello {{who}}'), 'sub/bye.prompt': prompt('Bye {{who}}') });
     const first = await syncOnce(core, dir, { activate: true });

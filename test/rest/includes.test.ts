@@ -121,4 +121,22 @@ describe('includes REST API', () => {
     res = await call('POST', '/prompts/review/render', { arguments: { tone: 'calm', code: 'x' } });
     expect((await res.json()).messages[0].content.text).toBe('Stay calm.\nReview x');
   });
+
+  it('a cycle made later by moving a label is refused when rendering (409), never looping', async () => {
+    expect((await call('POST', '/prompts', prompt('lx', 'X plain'))).status).toBe(201);
+    expect((await call('POST', '/prompts', prompt('ly', 'Y plain'))).status).toBe(201);
+    expect((await call('PUT', '/prompts/lx/labels/staging', { version: 1 })).status).toBe(200);
+    // ly v2 (latest only) includes lx@staging, which is plain: accepted.
+    expect((await call('POST', '/prompts/ly/versions', { messages: [text('Y {{> lx@staging}}')] })).status).toBe(201);
+    // lx v2 includes ly: as stored, ly's production v1 is plain, so no cycle at write time.
+    expect((await call('POST', '/prompts/lx/versions', { messages: [text('X {{> ly}}')] })).status).toBe(201);
+    const moved = await call('PUT', '/prompts/lx/labels/staging', { version: 2 });
+    expect(moved.status).toBe(200);
+    // Under `latest`, ly v2 → lx@staging (v2) → ly (latest: v2) → … : a cycle.
+    const latest = await core.catalog.open('latest');
+    const err = await latest.render('ly', {}).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'conflict', message: expect.stringContaining('include cycle ly → lx → ly') });
+    // Production is unaffected: ly v1 is plain.
+    expect((await (await call('POST', '/prompts/ly/render', {})).json()).messages[0].content.text).toBe('Y plain');
+  });
 });
