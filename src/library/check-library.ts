@@ -4,12 +4,10 @@
 // rendered by the core's renderer against the library's own resources.yaml.
 import { createResourceResolver } from '../core/resource-resolver.js';
 import { renderVersion } from '../core/render.js';
-import { runChecks, type CheckReport } from '../core/checks/run-checks.js';
+import { runChecks, versionFromInput, type CheckReport } from '../core/checks/run-checks.js';
 import { createRegexRunner } from '../core/checks/regex-runner.js';
 import type { FieldError } from '../core/errors.js';
-import type { Repositories } from '../core/ports.js';
-import { PRODUCTION, type VersionInput } from '../core/schemas.js';
-import type { Version } from '../core/types.js';
+import { PRODUCTION } from '../core/schemas.js';
 import { readLibrary, type ParsedLibrary } from './read-library.js';
 import type { ReadLimits } from './safe-read.js';
 
@@ -24,23 +22,11 @@ export interface LibraryCheckReport {
 }
 
 /** A file's version as the core's Version, so the same renderer and lint run on it. */
-export function fileVersion(input: VersionInput, number: number): Version {
-  return {
-    version: number,
-    title: input.title ?? null,
-    description: input.description ?? null,
-    icons: input.icons ?? null,
-    note: input.note ?? null,
-    author: null,
-    createdAt: new Date(0),
-    arguments: input.arguments.map((a) => ({ ...a, title: a.title ?? null, description: a.description ?? null, choices: a.choices ?? null, maxLength: a.maxLength ?? null, required: a.required ?? false, type: a.type ?? 'string', default: a.default ?? null })),
-    messages: input.messages,
-    tests: input.tests ?? [],
-  };
-}
+export const fileVersion = versionFromInput;
 
 /** The library's resources.yaml as the resolver's storage: what a render would find after import. */
-function libraryResources(lib: ParsedLibrary): Pick<Repositories, 'resources' | 'templates'> {
+type ResolverSource = Parameters<typeof createResourceResolver>[0];
+function libraryResources(lib: ParsedLibrary): ResolverSource {
   const byUri = new Map(lib.resources.map(({ input: r }) => [r.uri, r]));
   const resources = {
     async byUri(uri: string) {
@@ -54,7 +40,8 @@ function libraryResources(lib: ParsedLibrary): Pick<Repositories, 'resources' | 
       return lib.templates.map(({ input: t }, i) => ({ id: i + 1, uriTemplate: t.uriTemplate, name: t.name, title: t.title ?? null, description: t.description ?? null, mimeType: t.mimeType, text: t.text, createdAt: new Date(0), updatedAt: new Date(0) }));
     },
   };
-  return { resources, templates } as unknown as Pick<Repositories, 'resources' | 'templates'>;
+  // Only byUri and list are used by the resolver; the rest of the repositories is storage's.
+  return { resources, templates } as unknown as ResolverSource;
 }
 
 export async function checkLibrary(target: string, opts: { label?: string; limits?: ReadLimits } = {}): Promise<LibraryCheckReport> {

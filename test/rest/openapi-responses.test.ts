@@ -58,6 +58,7 @@ async function* samples(): AsyncGenerator<Sample, void, void> {
   yield { method: 'GET', path: '/prompts/walk/versions/2', status: 200 };
   yield { method: 'PUT', path: '/prompts/walk/active', body: { version: 2 }, status: 200 };
   yield { method: 'POST', path: '/prompts/walk/render', body: { arguments: { lang: 'rust' } }, status: 200 };
+  yield { method: 'POST', path: '/prompts/walk/versions/1/check', body: { label: 'production' }, status: 200 };
   // Usage (issue 18): the render above is counted
   yield { method: 'GET', path: '/usage?prompt=walk&bucket=hour', status: 200 };
   yield { method: 'GET', path: '/usage.csv', status: 200 };

@@ -41,6 +41,7 @@ const REQUESTS: [method: string, path: string, body?: unknown][] = [
   ['GET', '/prompts/greet/dependents'], ['GET', '/prompts/greet/includes'],
   ['GET', '/usage'], ['GET', '/usage.csv'], ['GET', '/prompts/greet/usage'],
   ['POST', '/prompts/greet/render', { arguments: { who: 'x' } }],
+  ['POST', '/prompts/greet/versions/1/check', {}],
   ['GET', '/resources'], ['GET', '/resources/999'], ['GET', '/resource-templates'], ['GET', '/resource-templates/999'],
   ['POST', '/prompts', { name: 'x' }], ['PATCH', '/prompts/nope', { archived: true }], ['PUT', '/prompts/nope/tags', { tags: [] }],
   ['POST', '/prompts/nope/versions', {}], ['PUT', '/prompts/nope/active', { version: 1 }], ['DELETE', '/prompts/nope/active'],

@@ -8,8 +8,9 @@ import type { Repositories } from '../ports.js';
 import { renderVersion } from '../render.js';
 import { createResourceResolver } from '../resource-resolver.js';
 import type { Version } from '../types.js';
+import type { VersionInput } from '../schemas.js';
 import type { RegexRunner } from './regex-runner.js';
-import { reportFailures, runChecks, type CheckRender } from './run-checks.js';
+import { reportFailures, runChecks, versionFromInput, type CheckRender } from './run-checks.js';
 
 export interface GatedMove {
   prompt: string;
@@ -18,6 +19,12 @@ export interface GatedMove {
   to: number | null;
   /** an admin's `force: true`: failures are recorded instead of refusing */
   force?: boolean;
+  /**
+   * The target when this same write created it (already validated there): no need to
+   * read it back, and without test cases there is nothing left to run (a library
+   * import of thousands of prompts stays one round of queries).
+   */
+  input?: VersionInput;
 }
 
 /** One failed check that a forced move overrode; recorded in the move's change event. */
@@ -58,8 +65,12 @@ export function createMoveGate({ dependents = noDependents, render = plainCheckR
     const moved = new Set(gated.map(({ m }) => `${m.prompt}\u0000${m.label}`));
     const checkedDependents = new Set<string>();
     for (const { m, i } of gated) {
-      const v = await repos.prompts.version(m.prompt, m.to!);
-      if (v) await check(i, m.prompt, v, m.label);
+      if (m.input) {
+        if (m.input.tests?.length) await check(i, m.prompt, versionFromInput(m.input, m.to!), m.label);
+      } else {
+        const v = await repos.prompts.version(m.prompt, m.to!);
+        if (v) await check(i, m.prompt, v, m.label);
+      }
       for (const d of await dependents(repos, m.prompt, m.label)) {
         const key = `${d}\u0000${m.label}`;
         if (moved.has(key) || checkedDependents.has(key)) continue;

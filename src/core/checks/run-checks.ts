@@ -36,6 +36,22 @@ export interface CheckReport {
 /** Renders `version` of `prompt` for a test case, includes resolved under `label`. */
 export type CheckRender = (prompt: string, version: Version, args: Record<string, string>, label: string) => Promise<RenderedPrompt>;
 
+/** A version input (a file's, or one being written) as the Version the renderer takes. */
+export function versionFromInput(input: VersionInput, number: number): Version {
+  return {
+    version: number,
+    title: input.title ?? null,
+    description: input.description ?? null,
+    icons: input.icons ?? null,
+    note: input.note ?? null,
+    author: null,
+    createdAt: new Date(0),
+    arguments: input.arguments.map((a) => ({ ...a, title: a.title ?? null, description: a.description ?? null, choices: a.choices ?? null, maxLength: a.maxLength ?? null, required: a.required ?? false, type: a.type ?? 'string', default: a.default ?? null })),
+    messages: input.messages,
+    tests: input.tests ?? [],
+  };
+}
+
 /** The stored version read as a write input, so the save-time rules can run on it. */
 const asInput = (v: Version) => ({ ...v, activate: undefined }) as unknown as VersionInput;
 

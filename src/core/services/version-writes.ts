@@ -163,7 +163,9 @@ export async function writeVersions(tx: Repositories, items: VersionWrite[], act
   // After the versions and labels are stored: prompts written together may include each other.
   for (const item of items) for (const v of item.versions) await checkIncludes(tx, item.name, v);
   // After the moves, in the same transaction: checks see what the moves make served.
-  const forced = (await policy.gate?.(tx, moves.map((m, i) => ({ prompt: m.head.name, label: m.label, to: m.to, force: forces[i] })), policy.protectedLabels)) ?? [];
+  const written = new Map<string, VersionInput>(plans.flatMap((p) => p.created.map((n, k) => [`${p.head.id}:${n}`, p.item.versions[k]!] as const)));
+  const gated = moves.map((m, i) => ({ prompt: m.head.name, label: m.label, to: m.to, force: forces[i], input: written.get(`${m.head.id}:${m.to}`) }));
+  const forced = (await policy.gate?.(tx, gated, policy.protectedLabels)) ?? [];
   moveEvents.forEach((e, i) => Object.assign(e.details!, forcedDetails(forced, i)));
   await tx.events.append(events, at);
   return plans.map(({ item, created }) => ({ name: item.name, created, activated: activated.has(item) }));
