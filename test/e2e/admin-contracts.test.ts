@@ -5,7 +5,7 @@
 // axe-core: 0 violations on every view.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { rest, shot, signIn, waitForText } from './harness.js';
+import { confirm, rest, shot, signIn, waitForText } from './harness.js';
 import { expectNoAxeViolations } from './axe.js';
 import { skipE2E, useE2E } from './suite.js';
 
@@ -240,6 +240,22 @@ describe.skipIf(skipE2E)('admin UI: contracts (typed arguments, includes)', () =
     await page.locator('[data-testid="promote-change"][data-prompt="base"]').waitFor();
     await page.locator('[data-testid="promote-impact"] [data-testid="impact-dependent"][data-prompt="wrap"]').waitFor();
     await expectNoAxeViolations(page, 'promote dry run with impact');
+    // v1 has no test cases: the promotion passes its checks.
+    await confirm(page, page.getByTestId('promote-confirm'));
+    await page.getByTestId('promote-done').waitFor();
+    expect((await rest<{ items: { label: string; version: number }[] }>(base, 'GET', '/prompts/base/labels')).items.find((l) => l.label === 'production')?.version).toBe(1);
+
+    // Activating v2 (moves production) is refused the same way on the prompt page; forcing it serves v2.
+    await page.goto(`${base}/admin/prompts/base`);
+    await confirm(page, page.locator('[data-testid="version-row"][data-version="2"]').getByTestId('version-activate'));
+    const pageRefusal = page.getByTestId('check-refusal');
+    await waitForText(pageRefusal.getByTestId('refusal-failure'), 'mentions who');
+    await expectNoAxeViolations(page, 'prompt page with a refused activation');
+    await pageRefusal.getByTestId('force-move').click();
+    await pageRefusal.getByTestId('force-warning').waitFor();
+    await pageRefusal.getByTestId('force-move').click();
+    await waitForText(page.getByTestId('flash'), 'Now serving v2 (forced');
+    expect((await rest<{ items: { label: string; version: number }[] }>(base, 'GET', '/prompts/base/labels')).items.find((l) => l.label === 'production')?.version).toBe(2);
     expect(errors).toEqual([]);
   });
 });
