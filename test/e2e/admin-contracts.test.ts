@@ -213,6 +213,10 @@ describe.skipIf(skipE2E)('admin UI: contracts (typed arguments, includes)', () =
     // The editor starts from v2 with its test case.
     await page.goto(`${base}/admin/prompts/base/edit`);
     await expect.poll(() => page.getByTestId('test-name-0').inputValue(), { timeout: 10_000 }).toBe('mentions who');
+    // Its "Saved v2 (server)" preview shows the same checks.
+    await page.getByTestId('preview-mode-server').check();
+    await page.locator('[data-testid="editor-preview"] [data-testid="check-results"][data-version="2"][data-state="failed"]').waitFor();
+    await expectNoAxeViolations(page, 'editor with the saved version\'s checks');
     await page.goto(`${base}/admin/prompts/base`);
 
     // Moving production onto v2 is refused (409) with the failures; the admin moves it anyway after confirming.
