@@ -24,7 +24,8 @@ import { createRateLimiter } from './rate-limit.js';
 import type { DatabaseKind, PoolStats, Store } from './ports.js';
 import { createUsageService } from './usage/usage-service.js';
 import { createCheckService } from './checks/check-service.js';
-import { createMoveGate, noDependents, plainCheckRender, type CheckRenderFactory, type DependentsLookup } from './checks/move-gate.js';
+import { createMoveGate, type CheckRenderFactory, type DependentsLookup } from './checks/move-gate.js';
+import { includeCheckRender, includeDependents } from './checks/include-render.js';
 import { sharedRegexRunner } from './checks/regex-runner.js';
 
 export interface CoreOptions {
@@ -71,8 +72,9 @@ export async function createCore(opts: CoreOptions) {
   feed.subscribe((events) => resolver.invalidate(events));
   const catalog = createServedCatalog({ source: store.served, feed, resolver, cursors });
   const policy = createLabelPolicy(opts.protectedLabels ?? protectedLabelsFrom(process.env.PROMPTD_PROTECTED_LABELS));
-  const checkRender = opts.checks?.render ?? plainCheckRender;
-  policy.gate = createMoveGate({ render: checkRender, dependents: opts.checks?.dependents ?? noDependents, regex: sharedRegexRunner });
+  // Checks resolve includes from the repositories they run on (the gate: its transaction).
+  const checkRender = opts.checks?.render ?? includeCheckRender;
+  policy.gate = createMoveGate({ render: checkRender, dependents: opts.checks?.dependents ?? includeDependents, regex: sharedRegexRunner });
   await feed.start();
   const prompts = createPromptService({ store, cursors, feed, resolver, policy, includes: (label) => catalog.includes(label), bin: { retentionDays: opts.deletedRetentionDays ?? retentionFromEnv(), now: opts.now } });
   const tokenUse = createTokenUseLog({ store, now: opts.now, onError: opts.onError });

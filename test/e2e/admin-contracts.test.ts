@@ -262,4 +262,40 @@ describe.skipIf(skipE2E)('admin UI: contracts (typed arguments, includes)', () =
     expect((await rest<{ items: { label: string; version: number }[] }>(base, 'GET', '/prompts/base/labels')).items.find((l) => l.label === 'production')?.version).toBe(2);
     expect(errors).toEqual([]);
   });
+
+  it('at 390px: the editor with an include and a test case, and the checks, do not scroll sideways', async () => {
+    const { server, page, errors } = await setup(390, 844);
+    const base = server.url;
+    await rest(base, 'POST', '/prompts', { name: 'part', messages: [{ role: 'user', content: { type: 'text', text: 'Part' } }], activate: true });
+    await rest(base, 'POST', '/prompts', {
+      name: 'whole',
+      arguments: [{ name: 'n', type: 'number', default: 1.5 }],
+      messages: [{ role: 'user', content: { type: 'text', text: 'N={{n}} {{> part}}' } }, { role: 'user', content: { type: 'include', prompt: 'part' } }],
+      tests: [{ name: 'a rather long test case name that has to wrap somewhere', arguments: { n: '2' }, expect: [{ contains: 'N=2' }, { matches: '^N=\\d+ Part' }] }],
+    });
+    const sideways = () =>
+      page.evaluate(() => {
+        const w = document.documentElement.clientWidth;
+        const wide = [...document.querySelectorAll<HTMLElement>('body *')].filter((el) => {
+          if (el.closest('.diff-scroll, .sr-only, .table-scroll')) return false;
+          const r = el.getBoundingClientRect();
+          return r.width > 0 && (r.right > w + 1 || r.left < -1) && getComputedStyle(el).position !== 'fixed';
+        });
+        return { scroll: document.documentElement.scrollWidth - w, wide: wide.slice(0, 5).map((e) => `${e.tagName.toLowerCase()}.${e.className}`) };
+      });
+    await signIn(page, base);
+    await page.goto(`${base}/admin/prompts/whole/edit`);
+    await page.getByTestId('test-name-0').waitFor();
+    await page.getByTestId('include-prompt-1').waitFor();
+    expect(await page.getByTestId('test-name-0').inputValue()).toBe('a rather long test case name that has to wrap somewhere');
+    expect(await page.getByTestId('expect-kind-0-1').inputValue()).toBe('matches');
+    expect(await sideways()).toEqual({ scroll: 0, wide: [] });
+    await page.goto(`${base}/admin/prompts/whole`);
+    await page.locator('[data-testid="check-results"][data-state="passed"]').waitFor();
+    await page.locator('[data-testid="include-link"][data-prompt="part"]').waitFor();
+    expect(await sideways()).toEqual({ scroll: 0, wide: [] });
+    await expectNoAxeViolations(page, 'prompt page with passing checks at 390px');
+    await shot(page, 'narrow-contracts-checks', true);
+    expect(errors).toEqual([]);
+  });
 });
