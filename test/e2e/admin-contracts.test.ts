@@ -123,6 +123,14 @@ describe.skipIf(skipE2E)('admin UI: contracts (typed arguments, includes)', () =
     await expectNoAxeViolations(page, 'editor with an include message');
     await shot(page, 'contracts-editor', true);
 
+    // The server's 422 on an include lands next to its field, and the summary names it in words.
+    await combo.fill('nope');
+    await page.getByTestId('editor-save').click();
+    await waitForText(page.locator('[data-error-for="messages[1].content.prompt"]'), 'nope');
+    await waitForText(page.getByTestId('error-summary'), 'Message 2 included prompt');
+    await combo.fill('tone');
+    await expect.poll(() => styleArg.inputValue(), { timeout: 10_000 }).toBe('calm x{{count}}');
+
     await page.getByTestId('editor-save').click();
     await page.waitForURL(/\/admin\/prompts\/greet\?version=2$/);
     await page.locator('[data-testid="version-view"][data-version="2"]').waitFor();

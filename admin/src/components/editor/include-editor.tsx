@@ -98,10 +98,11 @@ export function IncludeEditor({ idBase, index, row, onChange, errors, warnings, 
             </div>
           ))}
           {extra.map((a) => (
-            <p key={a.key} className="field-warning small">
+            <div key={a.key} className="field-warning small">
               {prompt} has no argument <code>{a.name}</code>.{' '}
               <button type="button" className="btn-link" onClick={() => set({ args: row.args.filter((x) => x.key !== a.key) })}>Remove {a.name}</button>
-            </p>
+              <FieldError path={`${p}.arguments.${a.name}`} errors={errors} />
+            </div>
           ))}
         </fieldset>
       )}
