@@ -54,10 +54,10 @@ describe('judge', () => {
   it('a polynomial pattern the shape check admits is cut off by the budget, and the runner keeps working', async () => {
     // `.*.*.*x` on 100k characters backtracks for minutes on the main thread; the
     // budget is an upper bound here (no assertion on how long it took).
-    const quick = createRegexRunner({ budgetMs: 200 });
+    const quick = createRegexRunner({ budgetMs: 1000 });
     try {
       const r = await quick.test('.*.*.*x', 'a'.repeat(MATCH_INPUT_MAX));
-      expect(r).toEqual({ error: expect.stringMatching(/took longer than 200 ms/) });
+      expect(r).toEqual({ error: expect.stringMatching(/took longer than 1000 ms/) });
       expect(await quick.test('^a+$', 'aaa')).toEqual({ matched: true });
     } finally {
       await quick.close();

@@ -25,11 +25,24 @@ export function createRegexRunner({ budgetMs = 2_000 }: { budgetMs?: number } = 
   let worker: Worker | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
-  const run = (source: string, text: string) =>
-    new Promise<RegexOutcome>((resolve) => {
-      const w = (worker ??= new Worker(WORKER_SOURCE, { eval: true }));
-      // An idle worker must not keep a CLI process alive.
-      w.unref();
+  let online: Promise<void> | undefined;
+  const start = () => {
+    const w = new Worker(WORKER_SOURCE, { eval: true });
+    // An idle worker must not keep a CLI process alive.
+    w.unref();
+    worker = w;
+    // The budget is for matching, not for starting a thread (slow on a loaded machine).
+    online = new Promise<void>((resolve) => {
+      w.once('online', () => resolve());
+      w.once('error', () => resolve());
+    });
+    return w;
+  };
+
+  const run = async (source: string, text: string): Promise<RegexOutcome> => {
+    const w = worker ?? start();
+    await online;
+    return new Promise<RegexOutcome>((resolve) => {
       const done = (outcome: RegexOutcome) => {
         clearTimeout(timer);
         w.off('message', onMessage);
@@ -38,11 +51,11 @@ export function createRegexRunner({ budgetMs = 2_000 }: { budgetMs?: number } = 
       };
       const onMessage = (m: RegexOutcome) => done(m);
       const onError = (e: Error) => {
-        worker = undefined;
+        if (worker === w) worker = undefined;
         done({ error: e.message });
       };
       const timer = setTimeout(() => {
-        worker = undefined;
+        if (worker === w) worker = undefined;
         void w.terminate();
         done({ error: `the pattern took longer than ${budgetMs} ms on this text; simplify it` });
       }, budgetMs);
@@ -50,6 +63,7 @@ export function createRegexRunner({ budgetMs = 2_000 }: { budgetMs?: number } = 
       w.on('error', onError);
       w.postMessage({ source, text });
     });
+  };
 
   return {
     test(source, text) {
