@@ -197,6 +197,9 @@ describe.skipIf(skipE2E)('admin UI: contracts (typed arguments, includes)', () =
     await page.getByTestId('test-remove-1').click();
     await expect.poll(() => focusedTestId(page), { timeout: 10_000 }).toBe('test-remove-0');
     await expectNoAxeViolations(page, 'editor with a test case');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectNoAxeViolations(page, 'editor with a test case (dark)');
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.getByTestId('editor-save').click();
 
     // After saving, the checks run next to the preview: the maxChars check fails, the output shows on demand.
@@ -214,6 +217,9 @@ describe.skipIf(skipE2E)('admin UI: contracts (typed arguments, includes)', () =
     await waitForText(page.locator('[data-testid="version-test"][data-name="mentions who"]'), 'maxChars 5');
     await waitForText(page.locator('[data-testid="diff-row"][data-kind="add"]'), 'mentions who');
     await expectNoAxeViolations(page, 'prompt page with failing checks');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectNoAxeViolations(page, 'prompt page with failing checks (dark)');
+    await page.emulateMedia({ colorScheme: 'light' });
     await shot(page, 'contracts-checks', true);
     const v2 = await rest<{ tests: unknown[] }>(base, 'GET', '/prompts/base/versions/2');
     expect(v2.tests).toEqual([{ name: 'mentions who', arguments: { who: 'Ann' }, expect: [{ contains: 'Ann' }, { maxChars: 5 }] }]);
