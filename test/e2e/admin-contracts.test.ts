@@ -247,6 +247,9 @@ describe.skipIf(skipE2E)('admin UI: contracts (typed arguments, includes)', () =
     await dialog.getByTestId('force-warning').waitFor();
     await refusal.getByTestId('force-move').click();
     await waitForText(dialog.getByTestId('label-status'), 'Forced');
+    // The move changes wrap too (it includes base): the dialog says so.
+    await waitForText(dialog.getByTestId('label-status'), 'Impact:');
+    expect(await dialog.getByTestId('label-status').textContent()).toContain('1 production prompt');
     await expect.poll(async () => (await rest<{ items: { label: string; version: number }[] }>(base, 'GET', '/prompts/base/labels')).items.find((l) => l.label === 'production')?.version, { timeout: 10_000 }).toBe(2);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });

@@ -110,7 +110,12 @@ export function LabelDialog({ name, version, onChanged, onClose }: Props) {
   const force = async () => {
     if (!refused) return;
     const { label: l, verb } = refused;
-    if (await move(() => api.setLabel(name, l, version, etag, true), `${verb} Forced: the checks fail.`)) setValue('');
+    let impact = '';
+    const set = async () => {
+      const r = await api.setLabel(name, l, version, etag, true);
+      if (r.data.impact.dependents.length) impact = ` Impact: ${r.data.impact.message}.`;
+    };
+    if (await move(set, () => `${verb} Forced: the checks fail.${impact}`)) setValue('');
     inputRef.current?.focus();
   };
   const remove = async (l: string) => {
