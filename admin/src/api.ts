@@ -109,11 +109,12 @@ export const api = {
 
   promptLabels: (name: string) => data(request(prompt(name).labels.$get, nameParam(name))),
   listLabels: () => data(request(client.labels.$get, {})),
-  setLabel: (name: string, label: string, version: number, etag: string | null) =>
-    request(prompt(name).labels[':label'].$put, { param: { name: enc(name), label }, json: { version }, header: etag ? { 'if-match': etag } : {} }),
+  /** `force`: an admin moves a protected label although the version's checks fail (recorded in the change log). */
+  setLabel: (name: string, label: string, version: number, etag: string | null, force?: boolean) =>
+    request(prompt(name).labels[':label'].$put, { param: { name: enc(name), label }, json: { version, ...(force ? { force } : {}) }, header: etag ? { 'if-match': etag } : {} }),
   removeLabel: (name: string, label: string, etag: string | null) =>
     request(prompt(name).labels[':label'].$delete, { param: { name: enc(name), label }, header: etag ? { 'if-match': etag } : {} }),
-  promote: (from: string, body: { to: string; prompts?: string[]; dryRun?: boolean }) =>
+  promote: (from: string, body: { to: string; prompts?: string[]; dryRun?: boolean; force?: boolean }) =>
     data(request(client.labels[':from'].promote.$post, { param: { from }, json: body })),
   labelHistory: (name: string, cursor?: string | null) =>
     data(request(prompt(name)['label-history'].$get, { ...nameParam(name), query: qs({ limit: 50, cursor }) })),
@@ -123,7 +124,7 @@ export const api = {
   getVersion: (name: string, n: number) => data(request(prompt(name).versions[':n'].$get, { param: { name: enc(name), n: String(n) } })),
   createVersion: (name: string, body: VersionBody, etag: string | null) =>
     data(request(prompt(name).versions.$post, { ...nameParam(name), json: body, header: etag ? { 'if-match': etag } : {} })),
-  activate: (name: string, version: number) => data(request(prompt(name).active.$put, { ...nameParam(name), json: { version } })),
+  activate: (name: string, version: number, force?: boolean) => data(request(prompt(name).active.$put, { ...nameParam(name), json: { version, ...(force ? { force } : {}) } })),
   deactivate: (name: string) => data(request(prompt(name).active.$delete, nameParam(name))),
   render: (name: string, args: Record<string, string>, version?: number, signal?: AbortSignal) =>
     data(request(prompt(name).render.$post, { ...nameParam(name), json: { version, arguments: args, preview: true } }, { signal })),

@@ -26,8 +26,9 @@ export type Message = Version['messages'][number];
 export type Content = Message['content'];
 export type Argument = Version['arguments'][number];
 export type Icon = NonNullable<Version['icons']>[number];
+/** An include message carries none (it is replaced by the included prompt's messages). */
+export type Annotations = NonNullable<Extract<Content, { annotations?: unknown }>['annotations']>;
 export type IncludeContent = Extract<Content, { type: 'include' }>;
-export type Annotations = NonNullable<Exclude<Content, IncludeContent>['annotations']>;
 export type Role = Message['role'];
 export type ContentType = Content['type'];
 

@@ -47,7 +47,10 @@ function Cell({ side, kind, segs }: { side: Row['left']; kind: string; segs?: Se
 export function diffSections(a: DiffDoc, b: DiffDoc) {
   const left = versionSections(a as Version);
   const right = versionSections(b as Version);
-  return left.map((s, i) => ({ title: s.title, rows: sideBySide(diffLines(s.lines, right[i]!.lines)) }));
+  // A section only one side has (test cases) diffs against nothing.
+  const titles = [...new Set([...left, ...right].map((s) => s.title))];
+  const lines = (ss: typeof left, t: string) => ss.find((s) => s.title === t)?.lines ?? [];
+  return titles.map((t) => ({ title: t, rows: sideBySide(diffLines(lines(left, t), lines(right, t))) }));
 }
 
 export function DiffTable({ a, b, leftLabel, rightLabel, caption, testId = 'diff-view' }: { a: DiffDoc; b: DiffDoc; leftLabel: string; rightLabel: string; caption: string; testId?: string }) {

@@ -6,6 +6,8 @@ import { ApiError, api, errorMessage } from '../api';
 import { Banner, describe, FieldError, type Messages } from './bits';
 import { trapTab } from './dialog';
 import { checkLabel, LabelChips } from './label-chips';
+import { CheckRefusal, refusalOf, type Refusal } from './check-refusal';
+import { useCan } from '../me';
 
 interface Pointer { label: string; version: number }
 interface Props { name: string; version: number; onChanged: () => void; onClose: () => void }
@@ -25,6 +27,9 @@ export function LabelDialog({ name, version, onChanged, onClose }: Props) {
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
   const [confirmProd, setConfirmProd] = useState(false);
+  // A protected label refused because the version's checks fail: what was asked, to force it.
+  const [refused, setRefused] = useState<(Refusal & { label: string; verb: string }) | null>(null);
+  const canAdmin = useCan('admin');
   const id = useId();
 
   const load = async () => {
@@ -48,19 +53,23 @@ export function LabelDialog({ name, version, onChanged, onClose }: Props) {
   };
 
   /** Runs a move; 412 reloads the labels and says so, field errors land by the input. */
-  const move = async (what: () => Promise<unknown>, done: string) => {
+  const move = async (what: () => Promise<unknown>, done: string | (() => string), target?: { label: string; verb: string }) => {
     setBusy(true);
     setBanner(null);
     setErrors({});
+    setRefused(null);
     try {
       await what();
-      setStatus(done);
+      setStatus(typeof done === 'string' ? done : done());
       setConfirmProd(false);
       await load();
       onChanged();
       return true;
     } catch (err) {
-      if (err instanceof ApiError && err.status === 412) {
+      const refusal = refusalOf(err);
+      if (refusal && target) {
+        setRefused({ ...refusal, ...target });
+      } else if (err instanceof ApiError && err.status === 412) {
         setBanner({ kind: 'warning', text: CONFLICT });
         await load().catch(() => {});
       } else if (err instanceof ApiError && err.problem.errors?.length) {
@@ -90,7 +99,24 @@ export function LabelDialog({ name, version, onChanged, onClose }: Props) {
     }
     if (current?.version === version) return setErrors({ label: `${label} is already on v${version}.` });
     const verb = current ? `Moved ${label} from v${current.version} to v${version}.` : `Set ${label} on v${version}.`;
-    if (await move(() => api.setLabel(name, label, version, etag), verb)) setValue('');
+    // The server says which prompts including this one change with it (includes follow labels).
+    let impact = '';
+    const set = async (force?: boolean) => {
+      const r = await api.setLabel(name, label, version, etag, force);
+      if (r.data.impact.dependents.length) impact = ` Impact: ${r.data.impact.message}.`;
+    };
+    if (await move(() => set(), () => verb + impact, { label, verb })) setValue('');
+  };
+  const force = async () => {
+    if (!refused) return;
+    const { label: l, verb } = refused;
+    let impact = '';
+    const set = async () => {
+      const r = await api.setLabel(name, l, version, etag, true);
+      if (r.data.impact.dependents.length) impact = ` Impact: ${r.data.impact.message}.`;
+    };
+    if (await move(set, () => `${verb} Forced: the checks fail.${impact}`)) setValue('');
+    inputRef.current?.focus();
   };
   const remove = async (l: string) => {
     if (l === 'production' && !confirmProd) return setConfirmProd(true);
@@ -120,6 +146,7 @@ export function LabelDialog({ name, version, onChanged, onClose }: Props) {
             {banner.text}
           </Banner>
         )}
+        {refused && <CheckRefusal refusal={refused} what={`move ${refused.label} to v${version}`} canForce={canAdmin} busy={busy} onForce={() => void force()} />}
         <h3 className="small">On v{version}</h3>
         {pointers === null ? (
           <p className="muted small">Loading…</p>

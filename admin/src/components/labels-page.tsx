@@ -9,8 +9,10 @@ import { Banner, describe, FieldError, type Messages } from './bits';
 import { useDialog } from './dialog';
 import { checkLabel } from './label-chips';
 import '../labels.css';
+import { CheckRefusal, refusalOf, type Refusal } from './check-refusal';
+import { useCan } from '../me';
 
-interface Plan { from: string; to: string; changes: LabelChange[] }
+interface Plan { from: string; to: string; changes: LabelChange[]; impact?: { dependents: string[]; message: string } }
 
 export function ChangeList({ changes, to, testId }: { changes: LabelChange[]; to: string; testId: string }) {
   return (
@@ -34,6 +36,9 @@ export function LabelsPage() {
   const [plan, setPlan] = useState<Plan | null>(null);
   const [done, setDone] = useState<Plan | null>(null);
   const [busy, setBusy] = useState(false);
+  // The promotion was refused because checks fail (409): the failures, and for admins "promote anyway".
+  const [refused, setRefused] = useState<Refusal | null>(null);
+  const canAdmin = useCan('admin');
   const [ask, dialog] = useDialog();
   const { revision } = useLive();
   const planRef = useRef<HTMLDivElement>(null);
@@ -46,7 +51,9 @@ export function LabelsPage() {
   }, []);
 
   const fail = (err: unknown) => {
-    if (err instanceof ApiError && err.problem.errors?.length) {
+    const refusal = refusalOf(err);
+    if (refusal) setRefused(refusal);
+    else if (err instanceof ApiError && err.problem.errors?.length) {
       setErrors(err.fieldErrors);
       requestAnimationFrame(() => document.querySelector<HTMLElement>('.promote-form [aria-invalid="true"]')?.focus());
     } else if (err instanceof ApiError && err.status === 403) setErrors({ to: err.problem.detail ?? 'This label is protected: your token may not move it.' });
@@ -66,11 +73,12 @@ export function LabelsPage() {
     setErrors(local);
     setDone(null);
     setPlan(null);
+    setRefused(null);
     if (Object.keys(local).length) return requestAnimationFrame(() => document.querySelector<HTMLElement>('.promote-form [aria-invalid="true"]')?.focus());
     setBusy(true);
     try {
       const r = await api.promote(f, { to: t, dryRun: true });
-      setPlan({ from: f, to: t, changes: r.changes });
+      setPlan({ from: f, to: t, changes: r.changes, impact: r.impact });
       setError(null);
       requestAnimationFrame(() => planRef.current?.focus());
     } catch (err) {
@@ -80,8 +88,9 @@ export function LabelsPage() {
     }
   };
 
-  const promote = async () => {
+  const promote = async (force = false) => {
     if (!plan) return;
+    if (force) return void run(plan, true);
     const n = plan.changes.length;
     const a = await ask({
       title: `Promote ${plan.from} → ${plan.to}?`,
@@ -94,9 +103,13 @@ export function LabelsPage() {
       confirmLabel: `Promote ${n} prompt${n === 1 ? '' : 's'}`,
     });
     if (!a.ok) return;
+    await run(plan, false);
+  };
+  const run = async (plan: Plan, force: boolean) => {
     setBusy(true);
+    setRefused(null);
     try {
-      const r = await api.promote(plan.from, { to: plan.to, prompts: plan.changes.map((c) => c.prompt) });
+      const r = await api.promote(plan.from, { to: plan.to, prompts: plan.changes.map((c) => c.prompt), ...(force ? { force } : {}) });
       setDone({ ...plan, changes: r.changes });
       setPlan(null);
       await load();
@@ -151,7 +164,18 @@ export function LabelsPage() {
             ) : (
               <>
                 <ChangeList changes={plan.changes} to={plan.to} testId="promote-changes" />
-                <button type="button" className="btn btn-primary" data-testid="promote-confirm" disabled={busy} onClick={promote}>
+                {plan.impact && plan.impact.dependents.length > 0 && (
+                  <div className="banner banner-warning" data-testid="promote-impact">
+                    <p className="check-refusal-head">Impact: {plan.impact.message}</p>
+                    <ul className="link-list">
+                      {plan.impact.dependents.map((d) => (
+                        <li key={d} data-testid="impact-dependent" data-prompt={d}><Link href={href.prompt(d)}>{d}</Link></li>
+                      ))}
+                    </ul>
+                  </div>
+                )}
+                {refused && <CheckRefusal refusal={refused} what={`promote ${plan.from} → ${plan.to}`} canForce={canAdmin} busy={busy} onForce={() => void promote(true)} />}
+                <button type="button" className="btn btn-primary" data-testid="promote-confirm" disabled={busy} onClick={() => void promote()}>
                   Promote {plan.from} → {plan.to}…
                 </button>
               </>

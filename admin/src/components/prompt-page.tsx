@@ -20,6 +20,9 @@ import { useCan } from '../me';
 import { LabelChips } from './label-chips';
 import { PromptHistory } from './prompt-history';
 import { UsagePanel } from './usage/usage-panel';
+import { CheckResults } from './check-results';
+import { PromptDeps } from './prompt-deps';
+import { CheckRefusal, refusalOf, type Refusal } from './check-refusal';
 
 export function PromptPage({ name, initialVersion = null }: { name: string; initialVersion?: number | null }) {
   const canEdit = useCan('editor');
@@ -34,6 +37,8 @@ export function PromptPage({ name, initialVersion = null }: { name: string; init
   // Opened right after a save (?version=N): show that version, even if it is not the served one.
   const [previewV, setPreviewV] = useState<number | null>(initialVersion);
   const [labelsOf, setLabelsOf] = useState<number | null>(null);
+  // Activating moves production: refused (409) when the version's checks fail; admins may force it.
+  const [refused, setRefused] = useState<(Refusal & { version: number }) | null>(null);
   const [ask, dialog] = useDialog();
   const { revision } = useLive();
   const id = useId();
@@ -94,8 +99,25 @@ export function PromptPage({ name, initialVersion = null }: { name: string; init
       message: <p>MCP clients will be served version {n} of <strong>{name}</strong> right away. No new version is created.</p>,
       confirmLabel: label,
     });
-    if (a.ok) await run(() => api.activate(name, n), `Now serving v${n}.`, true, () => document.getElementById(versionHeading(n)));
+    if (a.ok) await doActivate(n, false);
   };
+  const doActivate = (n: number, force: boolean) =>
+    run(
+      async () => {
+        setRefused(null);
+        try {
+          await api.activate(name, n, force);
+          pushFlash(`Now serving v${n}${force ? ' (forced: its checks fail)' : ''}.`);
+        } catch (err) {
+          const r = refusalOf(err);
+          if (!r) throw err;
+          setRefused({ ...r, version: n });
+        }
+      },
+      '',
+      true,
+      () => document.getElementById(versionHeading(n)),
+    );
 
   const moreVersions = async () => {
     if (!cursor) return;
@@ -148,6 +170,7 @@ export function PromptPage({ name, initialVersion = null }: { name: string; init
       </div>
       {detail?.latest.description && <p className="lead">{detail.latest.description}</p>}
       {error && <Banner kind="error">{error}</Banner>}
+      {refused && <CheckRefusal refusal={refused} what={`serve v${refused.version}`} canForce={canAdmin} busy={busy} onForce={() => void doActivate(refused.version, true)} />}
       {!detail && !error && <p className="muted">Loading…</p>}
       {detail && (
         <div className="prompt-grid">
@@ -192,7 +215,9 @@ export function PromptPage({ name, initialVersion = null }: { name: string; init
             <section aria-labelledby={`${id}-prev`} className="card">
               <h2 id={`${id}-prev`}>Preview v{shown}</h2>
               {shown != null && <ServerPreview key={shown} name={name} version={shown} revision={revision} />}
+              {shown != null && <CheckResults key={`c${shown}`} name={name} version={shown} />}
             </section>
+            <PromptDeps name={name} version={shown} revision={`${revision}:${detail.revision}`} />
             <section aria-labelledby={`${id}-diff`} className="card" ref={diffRef} tabIndex={-1}>
               <h2 id={`${id}-diff`}>Compare versions</h2>
               <VersionDiff

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { api, errorMessage } from '../api';
 import { shortUri } from '../lib/version-text';
+import { href, Link } from '../router';
 import type { Content, Version } from '../types';
 import { Banner, Badge } from './bits';
 
@@ -16,8 +17,20 @@ function ContentView({ c }: { c: Content }) {
       return <p className="rendered-resource">Embeds <code>{shortUri(c.uri)}</code></p>;
     case 'resource_link':
       return <p className="rendered-resource">Links to <code>{shortUri(c.uri)}</code></p>;
-    case 'include':
-      return <p className="rendered-resource">Includes <code>{c.prompt}{c.label ? `@${c.label}` : c.version ? `@${c.version}` : ''}</code></p>;
+    case 'include': {
+      const args = Object.entries(c.arguments ?? {});
+      return (
+        <div className="rendered-resource" data-testid="version-message-include">
+          Includes <Link href={href.prompt(c.prompt)}>{c.prompt}</Link>
+          {c.label ? <> at label <code>{c.label}</code></> : c.version ? ` v${c.version}` : ' (the version served under the same label)'}
+          {args.length > 0 && (
+            <ul className="small">
+              {args.map(([k, v]) => <li key={k}><code>{k}</code> ← <code>{v}</code></li>)}
+            </ul>
+          )}
+        </div>
+      );
+    }
   }
 }
 
@@ -48,6 +61,7 @@ export function VersionView({ name, version, revision }: { name: string; version
             <thead>
               <tr>
                 <th scope="col">Name</th>
+                <th scope="col">Type</th>
                 <th scope="col">Required</th>
                 <th scope="col">Description</th>
                 <th scope="col">Limits</th>
@@ -57,6 +71,7 @@ export function VersionView({ name, version, revision }: { name: string; version
               {v.arguments.map((a) => (
                 <tr key={a.name} data-testid="version-argument" data-name={a.name}>
                   <th scope="row" className="mono">{a.name}{a.title && <span className="muted small"> · {a.title}</span>}</th>
+                  <td className="mono small" data-testid="version-argument-type">{a.type ?? 'string'}{a.default != null && <span className="muted"> = {String(a.default)}</span>}</td>
                   <td>{a.required ? <Badge kind="info">required</Badge> : <span className="muted">optional</span>}</td>
                   <td>{a.description || <span className="muted">—</span>}</td>
                   <td className="small">
@@ -77,13 +92,27 @@ export function VersionView({ name, version, revision }: { name: string; version
           <li key={i} className={`rendered-msg role-${m.role}`} data-testid="version-message">
             <span className="rendered-role">
               #{i + 1} {m.role} · {m.content.type.replace('_', ' ')}
-              {m.content.type !== 'include' && m.content.annotations?.audience?.length ? ` · for ${m.content.annotations.audience.join(' and ')}` : ''}
-              {m.content.type !== 'include' && m.content.annotations?.priority != null ? ` · priority ${m.content.annotations.priority}` : ''}
+              {'annotations' in m.content && m.content.annotations?.audience?.length ? ` · for ${m.content.annotations.audience.join(' and ')}` : ''}
+              {'annotations' in m.content && m.content.annotations?.priority != null ? ` · priority ${m.content.annotations.priority}` : ''}
             </span>
             <ContentView c={m.content} />
           </li>
         ))}
       </ol>
+      {(v.tests?.length ?? 0) > 0 && (
+        <>
+          <h3>Test cases</h3>
+          <ul className="check-list" data-testid="version-tests">
+            {v.tests!.map((t) => (
+              <li key={t.name} className="check-item small" data-testid="version-test" data-name={t.name}>
+                <strong>{t.name}</strong>
+                {Object.keys(t.arguments ?? {}).length > 0 && <span className="muted"> with {Object.entries(t.arguments).map(([k, x]) => `${k}=${x}`).join(', ')}</span>}
+                <span>: {t.expect.map((e) => Object.entries(e).map(([k, x]) => `${k} ${JSON.stringify(x)}`).join('')).join('; ')}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
     </div>
   );
 }

@@ -26,7 +26,8 @@ export function scanTemplate(text: string): TemplateScan {
         if (type === 'text') continue;
         const kind = KIND[type] ?? 'other';
         tags.push({ start, end, kind, name: value.split('.')[0] ?? value });
-        if (children) {
+        // Only sections have children; a partial's 5th element is its indentation (a string).
+        if (Array.isArray(children) && (type === '#' || type === '^')) {
           walk(children);
           // The closing tag of a section: its position is the 6th element.
           if (closeStart !== undefined) {
@@ -56,9 +57,9 @@ function fallbackTags(text: string): Tag[] {
   return out;
 }
 
-/** Mustache render with no HTML escaping, as the server does. */
-export function renderTemplate(text: string, view: Record<string, string>): string {
-  return Mustache.render(text, view, {}, { escape: (s: string) => s });
+/** Mustache render with no HTML escaping, as the server does. `{{> name}}` (an include) renders as `partial(name)`. */
+export function renderTemplate(text: string, view: Record<string, unknown>, partial: (name: string) => string = () => ''): string {
+  return Mustache.render(text, view, partial, { escape: (s: string) => s });
 }
 
 /** Variable names of an RFC 6570 URI template, e.g. `logs://x?t={timeframe}` → [timeframe], `{+fileUri}` → [fileUri]. */

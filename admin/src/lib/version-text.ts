@@ -25,9 +25,12 @@ function contentLines(c: Content): string[] {
   else if (c.type === 'image' || c.type === 'audio') {
     if ('resourceUri' in c) out.push(`  resource: ${c.resourceUri}`);
     else out.push(`  inline ${c.mimeType ?? ''} data (${Math.round(((c.data ?? '').length * 3) / 4)} bytes)`);
+  } else if (c.type === 'include') {
+    out.push(`  prompt: ${c.prompt}${c.label ? `@${c.label}` : c.version ? `@${c.version}` : ''}`);
+    for (const [k, v] of Object.entries(c.arguments ?? {})) out.push(`  ${k}: ${v}`);
+    return out;
   } else if ('uri' in c) out.push(`  uri: ${c.uri}`);
-  else if (c.type === 'include') out.push(`  include: ${c.prompt}${c.label ? `@${c.label}` : c.version ? `@${c.version}` : ''}${c.arguments ? ` ${JSON.stringify(c.arguments)}` : ''}`);
-  const a = c.type === 'include' ? undefined : c.annotations;
+  const a = c.annotations;
   if (a?.audience?.length) out.push(`  audience: ${a.audience.join(', ')}`);
   if (a?.priority != null) out.push(`  priority: ${a.priority}`);
   return out;
@@ -40,6 +43,8 @@ export function versionSections(v: Version | null): Section[] {
   (v.icons ?? []).forEach((ic, i) => meta.push(`icon ${i + 1}: ${[shortUri(ic.src), ic.mimeType, ic.sizes?.join(' ')].filter(Boolean).join(' · ')}`));
   const args = v.arguments.flatMap((a) => {
     const lines = [`${a.name}${a.required ? ' (required)' : ' (optional)'}`];
+    if (a.type && a.type !== 'string') lines.push(`  type: ${a.type}`);
+    if (a.default != null) lines.push(`  default: ${String(a.default)}`);
     if (a.title) lines.push(`  title: ${a.title}`);
     if (a.description) lines.push(`  description: ${a.description}`);
     if (a.choices?.length) lines.push(`  choices: ${a.choices.join(', ')}`);
@@ -51,5 +56,15 @@ export function versionSections(v: Version | null): Section[] {
     { title: 'Metadata', lines: meta },
     { title: 'Arguments', lines: args.length ? args : ['(no arguments)'] },
     { title: 'Messages', lines: msgs },
+    // Only when there are some, so versions without test cases diff as before.
+    ...(v.tests?.length ? [{ title: 'Test cases', lines: testLines(v.tests) }] : []),
   ];
+}
+
+function testLines(tests: NonNullable<Version['tests']>): string[] {
+  return tests.flatMap((t) => [
+    `${t.name}`,
+    ...Object.entries(t.arguments ?? {}).map(([k, v]) => `  ${k} = ${v}`),
+    ...t.expect.map((e) => `  expect ${Object.entries(e).map(([k, v]) => `${k}: ${String(v)}`).join('')}`),
+  ]);
 }

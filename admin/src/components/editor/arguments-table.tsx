@@ -1,7 +1,8 @@
-// Arguments: name, title, description, required, choices (comma list), max length; add/remove.
+// Arguments: name, type, default, title, description, required, choices (comma list), max length; add/remove.
 import { useId } from 'react';
 import { useFocusLater } from '../../lib/focus';
 import { describe, FieldError, type Messages } from '../bits';
+import { ARG_TYPES, type ArgType } from './arg-types';
 import { emptyArg, type ArgRow } from './form-model';
 
 interface Props {
@@ -51,6 +52,20 @@ export function ArgumentsTable({ args, onChange, errors, warnings, used }: Props
                   <FieldError path={`${p}.name`} errors={errors} warnings={warnings} />
                 </div>
                 <div className="field">
+                  <label htmlFor={f('type')}>Type</label>
+                  <select id={f('type')} data-testid={`arg-type-${i}`} value={a.type} onChange={(e) => set(i, { type: e.target.value as ArgType })} {...describe(`${p}.type`, errors)}>
+                    {ARG_TYPES.map((t) => (
+                      <option key={t.value} value={t.value}>{t.label} ({t.value})</option>
+                    ))}
+                  </select>
+                  <FieldError path={`${p}.type`} errors={errors} />
+                </div>
+                <div className="field">
+                  <label htmlFor={f('default')}>Default</label>
+                  <DefaultInput id={f('default')} index={i} row={a} onChange={(d) => set(i, { default: d })} describedBy={describe(`${p}.default`, errors, warnings)} />
+                  <FieldError path={`${p}.default`} errors={errors} warnings={warnings} />
+                </div>
+                <div className="field">
                   <label htmlFor={f('title')}>Title</label>
                   <input id={f('title')} data-testid={`arg-title-${i}`} value={a.title} onChange={(e) => set(i, { title: e.target.value })} {...describe(`${p}.title`, errors)} />
                   <FieldError path={`${p}.title`} errors={errors} />
@@ -85,4 +100,27 @@ export function ArgumentsTable({ args, onChange, errors, warnings, used }: Props
       </button>
     </div>
   );
+}
+
+type Described = ReturnType<typeof describe>;
+
+/** Yes/no: a select (none, true, false); choices: a select of them; numbers: numeric keyboard, checked by the form. */
+function DefaultInput({ id, index, row, onChange, describedBy }: { id: string; index: number; row: ArgRow; onChange: (v: string) => void; describedBy: Described }) {
+  const choices = row.choices.split(',').map((c) => c.trim()).filter(Boolean);
+  const common = { id, 'data-testid': `arg-default-${index}`, value: row.default, ...describedBy };
+  if (row.type === 'boolean' || (row.type === 'string' && choices.length)) {
+    const options = row.type === 'boolean' ? ['true', 'false'] : choices;
+    return (
+      <select {...common} onChange={(e) => onChange(e.target.value)}>
+        <option value="">(no default)</option>
+        {/* A typed-in value that is not an option stays visible instead of silently changing. */}
+        {row.default && !options.includes(row.default) && <option value={row.default}>{row.default}</option>}
+        {options.map((o) => (
+          <option key={o} value={o}>{row.type === 'boolean' ? (o === 'true' ? 'true (yes)' : 'false (no)') : o}</option>
+        ))}
+      </select>
+    );
+  }
+  const numeric = row.type === 'number' || row.type === 'integer';
+  return <input {...common} className={numeric ? 'mono' : undefined} inputMode={row.type === 'integer' ? 'numeric' : numeric ? 'decimal' : undefined} placeholder="(no default)" onChange={(e) => onChange(e.target.value)} />;
 }

@@ -6,8 +6,10 @@ import { isUriTemplate, renderTemplate } from '../../lib/template-vars';
 import type { Resource, ResourceTemplate } from '../../types';
 import { Banner } from '../bits';
 import { RenderedMessages, type DraftContent, type DraftResult } from '../preview/rendered-messages';
-import { nonEmpty, SampleArgs } from '../preview/sample-args';
+import { nonEmpty, SampleArgs, withDefaults } from '../preview/sample-args';
+import { parseDefault } from './arg-types';
 import { ServerPreview } from '../preview/server-preview';
+import { CheckResults } from '../check-results';
 import { annotationsOf, type Form, type MsgRow } from './form-model';
 
 interface Props {
@@ -37,7 +39,22 @@ function resolveNote(m: MsgRow, uri: string, resources: Resource[], templates: R
   return { type: 'note', kind, text: `${verb} ${uri}, but no stored resource or template matches it: the server will refuse this.`, warn: true };
 }
 
-export function draftRender(form: Form, values: Record<string, string>, resources: Resource[], templates: ResourceTemplate[]): DraftResult {
+/** Values as the server passes them to templates: typed (so `{{#flag}}` is false for "false"). */
+function typedValues(form: Form, values: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...values };
+  for (const a of form.args) {
+    const v = values[a.name.trim()];
+    if (v === undefined) continue;
+    const p = parseDefault(a.type, v);
+    if (!p.problem) out[a.name.trim()] = p.value;
+  }
+  return out;
+}
+
+const includeMarker = (name: string) => `[included: ${name}, rendered by the server once saved]`;
+
+export function draftRender(form: Form, raw: Record<string, string>, resources: Resource[], templates: ResourceTemplate[]): DraftResult {
+  const values = typedValues(form, raw);
   return {
     description: form.description || undefined,
     messages: form.messages.map((m) => {
@@ -48,10 +65,20 @@ export function draftRender(form: Form, values: Record<string, string>, resource
   };
 }
 
-function draftMessage(m: MsgRow, values: Record<string, string>, resources: Resource[], templates: ResourceTemplate[]): DraftResult['messages'][number] {
+function draftMessage(m: MsgRow, values: Record<string, unknown>, resources: Resource[], templates: ResourceTemplate[]): DraftResult['messages'][number] {
+  if (m.type === 'include') {
+    const r = m.include;
+    const pin = r.pin === 'label' && r.label ? ` at label ${r.label}` : r.pin === 'version' && r.version ? ` v${r.version}` : ' (the served version)';
+    return {
+      role: m.role,
+      content: r.prompt.trim()
+        ? { type: 'note', kind: 'include', text: `Includes the messages of ${r.prompt.trim()}${pin}: the server renders them once saved (switch to the saved version).` }
+        : { type: 'note', kind: 'include', text: 'No prompt chosen to include yet.', warn: true },
+    };
+  }
   if (m.type === 'text') {
     try {
-      return { role: m.role, content: { type: 'text', text: renderTemplate(m.text, values) } };
+      return { role: m.role, content: { type: 'text', text: renderTemplate(m.text, values, includeMarker) } };
     } catch (err) {
       return { role: m.role, content: { type: 'note', kind: 'resource', text: `Template error: ${(err as Error).message}`, warn: true } };
     }
@@ -59,7 +86,7 @@ function draftMessage(m: MsgRow, values: Record<string, string>, resources: Reso
   let uri = m.uri.trim();
   if (isUriTemplate(uri)) {
     try {
-      uri = parseTemplate(uri).expand(values);
+      uri = parseTemplate(uri).expand(values as Record<string, string>);
     } catch {
       /* keep the template */
     }
@@ -75,8 +102,11 @@ export function DraftPreview({ form, resources, templates, saved, sampleKey }: P
     saveSamples(sampleKey, v);
   };
   const id = useId();
-  const args = form.args.map((a) => ({ name: a.name.trim(), required: a.required, description: a.description, choices: a.choices.split(',').map((c) => c.trim()).filter(Boolean) }));
-  const used = nonEmpty(values, args.map((a) => a.name));
+  const args = form.args.map((a) => {
+    const d = parseDefault(a.type, a.default);
+    return { name: a.name.trim(), type: a.type, default: d.problem ? undefined : d.value, required: a.required, description: a.description, choices: a.choices.split(',').map((c) => c.trim()).filter(Boolean) };
+  });
+  const used = nonEmpty(withDefaults(values, args), args.map((a) => a.name));
   const result = useMemo(() => draftRender(form, used, resources, templates), [form, JSON.stringify(used), resources, templates]);
   const missing = args.filter((a) => a.required && a.name && !used[a.name]).map((a) => a.name);
 
@@ -93,7 +123,10 @@ export function DraftPreview({ form, resources, templates, saved, sampleKey }: P
         </div>
       )}
       {mode === 'server' && saved ? (
-        <ServerPreview name={saved.name} version={saved.version} />
+        <>
+          <ServerPreview name={saved.name} version={saved.version} />
+          <CheckResults name={saved.name} version={saved.version} />
+        </>
       ) : (
         <>
           <SampleArgs args={args} values={values} onChange={setValues} />

@@ -5,7 +5,6 @@ import { pushFlash } from '../../flash';
 import { useLive } from '../../live';
 import { clearDraft, loadDraft } from '../../lib/drafts';
 import { useFocusLater } from '../../lib/focus';
-import { scanTemplate, uriTemplateVars } from '../../lib/template-vars';
 import { href, Link, navigate } from '../../router';
 import type { Resource, ResourceTemplate, Version } from '../../types';
 import { Banner, describe, FieldError, Time, type Messages } from '../bits';
@@ -15,14 +14,19 @@ import { ConflictDiff } from './conflict-diff';
 import { DraftPreview } from './draft-preview';
 import { ErrorSummary } from './error-summary';
 import { IconsEditor } from './icons-editor';
-import { checkForm, emptyArg, emptyForm, formFromVersion, rekey, toBody, type Form } from './form-model';
+import { checkForm, emptyArg, emptyForm, formFromVersion, messageVars, rekey, toBody, type Form } from './form-model';
 import { MessagesList } from './messages-list';
 import { SaveBar, type SaveStatus } from './save-bar';
+import { TestCases } from './test-cases';
+import '../../contracts.css';
 import { useEditorGuards } from './use-editor-guards';
 import { useKeepFocusVisible } from './use-keep-focus-visible';
 import { visibleWarnings } from './touched';
 
 type Base = { etag: string | null; version: number };
+
+/** Saved, but the server thinks it may not be meant (e.g. a required argument no template uses). */
+const warningText = (w: { path: string; message: string }[] | undefined) => (w?.length ? ` Note: ${w.map((x) => x.message).join('; ')}.` : '');
 
 export function EditorPage({ name }: { name: string | null }) {
   const isNew = name === null;
@@ -151,7 +155,7 @@ export function EditorPage({ name }: { name: string | null }) {
   const declared = useMemo(() => new Set(form?.args.map((a) => a.name.trim()).filter(Boolean)), [form?.args]);
   const used = useMemo(() => {
     const s = new Set<string>();
-    for (const m of form?.messages ?? []) (m.type === 'text' ? scanTemplate(m.text).names : uriTemplateVars(m.uri)).forEach((n) => s.add(n));
+    for (const m of form?.messages ?? []) messageVars(m).forEach((n) => s.add(n));
     return s;
   }, [form?.messages]);
 
@@ -198,13 +202,13 @@ export function EditorPage({ name }: { name: string | null }) {
         dirty.current = false;
         clearDraft(null);
         navigate(href.prompt(created.name));
-        pushFlash(`Created ${created.name} v1${created.activeVersion ? ', now served to MCP clients' : ' as a draft (not served yet)'}.`);
+        pushFlash(`Created ${created.name} v1${created.activeVersion ? ', now served to MCP clients' : ' as a draft (not served yet)'}.${warningText(created.warnings)}`);
       } else {
         const v = await api.createVersion(name, body, base?.etag ?? null);
         dirty.current = false;
         clearDraft(name);
         navigate(`${href.prompt(name)}?version=${v.version}`);
-        pushFlash(`Saved v${v.version}${form.activate ? ', now served to MCP clients' : ' as a draft (not served yet)'}.`);
+        pushFlash(`Saved v${v.version}${form.activate ? ', now served to MCP clients' : ' as a draft (not served yet)'}.${warningText(v.warnings)}`);
       }
     } catch (err) {
       setBanner(null);
@@ -315,7 +319,11 @@ export function EditorPage({ name }: { name: string | null }) {
           </fieldset>
           <fieldset className="card">
             <legend>Messages</legend>
-            <MessagesList messages={form.messages} onChange={(messages) => update({ messages })} errors={errors} warnings={shown} declared={declared} onDeclare={declare} resources={resources} templates={templates} />
+            <MessagesList messages={form.messages} onChange={(messages) => update({ messages })} errors={errors} warnings={shown} declared={declared} onDeclare={declare} resources={resources} templates={templates} self={name} />
+          </fieldset>
+          <fieldset className="card">
+            <legend>Test cases</legend>
+            <TestCases tests={form.tests} args={form.args} onChange={(tests) => update({ tests })} errors={errors} warnings={shown} />
           </fieldset>
           <SaveBar ref={barRef} form={form} update={update} errors={errors} warnings={shown} saving={saving} isNew={isNew} status={status} onRetry={() => formRef.current?.requestSubmit()} />
         </form>

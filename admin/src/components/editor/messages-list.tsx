@@ -1,9 +1,10 @@
 // Messages: add/remove/move; role; content type; template or resource binding per message.
 import { useId } from 'react';
 import { useFocusLater } from '../../lib/focus';
-import type { ContentType, Resource, ResourceTemplate, Role } from '../../types';
+import type { Resource, ResourceTemplate, Role } from '../../types';
 import { describe, FieldError, formatBytes, type Messages } from '../bits';
-import { emptyMsg, type MsgRow } from './form-model';
+import { emptyMsg, type MsgRow, type MsgType } from './form-model';
+import { IncludeEditor } from './include-editor';
 import { MessageAnnotations } from './message-annotations';
 import { ResourcePicker } from './resource-picker';
 import { TemplateInput } from './template-input';
@@ -17,17 +18,20 @@ interface Props {
   onDeclare: (name: string) => void;
   resources: Resource[];
   templates: ResourceTemplate[];
+  /** The prompt being edited (null for a new one): not offered as its own include. */
+  self: string | null;
 }
 
-const TYPES: { value: ContentType; label: string }[] = [
+const TYPES: { value: MsgType; label: string }[] = [
   { value: 'text', label: 'Text (template)' },
   { value: 'resource', label: 'Embedded resource' },
   { value: 'resource_link', label: 'Resource link' },
   { value: 'image', label: 'Image' },
   { value: 'audio', label: 'Audio' },
+  { value: 'include', label: 'Include another prompt' },
 ];
 
-export function MessagesList({ messages, onChange, errors, warnings, declared, onDeclare, resources, templates }: Props) {
+export function MessagesList({ messages, onChange, errors, warnings, declared, onDeclare, resources, templates, self }: Props) {
   const id = useId();
   const set = (i: number, patch: Partial<MsgRow>) => onChange(messages.map((m, j) => (j === i ? { ...m, ...patch } : m)));
   const focusLater = useFocusLater();
@@ -70,7 +74,7 @@ export function MessagesList({ messages, onChange, errors, warnings, declared, o
                 </div>
                 <div className="field inline">
                   <label htmlFor={f('type')}>Type</label>
-                  <select id={f('type')} data-testid={`msg-type-${i}`} value={m.type} onChange={(e) => set(i, { type: e.target.value as ContentType })}>
+                  <select id={f('type')} data-testid={`msg-type-${i}`} value={m.type} onChange={(e) => set(i, { type: e.target.value as MsgType })}>
                     {TYPES.map((t) => (
                       <option key={t.value} value={t.value}>
                         {t.label}
@@ -102,16 +106,12 @@ export function MessagesList({ messages, onChange, errors, warnings, declared, o
                     declared={declared}
                     onDeclare={onDeclare}
                     describedBy={describe(`${p}.content.text`, errors, warnings)}
+                    self={self}
                   />
                   <FieldError path={`${p}.content.text`} errors={errors} warnings={warnings} />
                 </div>
               ) : m.type === 'include' ? (
-                <div className="field" data-testid={`msg-include-${i}`}>
-                  <p className="rendered-resource">
-                    Includes <code>{m.include?.prompt}{m.include?.label ? `@${m.include.label}` : m.include?.version ? `@${m.include.version}` : ''}</code> (kept as it is)
-                  </p>
-                  <FieldError path={`${p}.content`} errors={errors} warnings={warnings} />
-                </div>
+                <IncludeEditor idBase={f('inc')} index={i} row={m.include} onChange={(include) => set(i, { include })} errors={errors} warnings={warnings} self={self} />
               ) : (
                 <>
                   <ResourcePicker
@@ -136,7 +136,7 @@ export function MessagesList({ messages, onChange, errors, warnings, declared, o
                   <FieldError path={`${p}.content.data`} errors={errors} />
                 </>
               )}
-              <MessageAnnotations index={i} idBase={f('ann')} row={m} onChange={(patch) => set(i, patch)} errors={errors} warnings={warnings} />
+              {m.type !== 'include' && <MessageAnnotations index={i} idBase={f('ann')} row={m} onChange={(patch) => set(i, patch)} errors={errors} warnings={warnings} />}
               <FieldError path={`${p}.content`} errors={errors} />
               <FieldError path={p} errors={errors} />
             </li>

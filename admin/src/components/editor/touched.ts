@@ -2,7 +2,7 @@
 import type { Messages } from '../bits';
 
 /** Paths of single inputs; anything else (e.g. "messages": no message left) follows an action and shows at once. */
-const FIELD = /^(name|title|description|note|(arguments|icons)\[\d+\]\.\w+|messages\[\d+\]\.(role|content\.[\w.]+))$/;
+const FIELD = /^(name|title|description|note|(arguments|icons)\[\d+\]\.\w+|messages\[\d+\]\.(role|content\.[\w.]+)|tests\[\d+\]\.(name|expect\[\d+\]\.\w+))$/;
 
 export function visibleWarnings(warnings: Messages, touched: Set<string>, submitted: boolean): Messages {
   if (submitted) return warnings;

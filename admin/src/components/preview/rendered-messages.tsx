@@ -1,7 +1,7 @@
 // Shows a GetPromptResult (server render) or a client-side draft render in the same way.
 import type { Annotations, RenderedContent, RenderResult, Role } from '../../types';
 
-export type DraftContent = RenderedContent | { type: 'note'; kind: 'image' | 'audio' | 'resource' | 'resource_link'; text: string; warn?: boolean; annotations?: Annotations };
+export type DraftContent = RenderedContent | { type: 'note'; kind: 'image' | 'audio' | 'resource' | 'resource_link' | 'include'; text: string; warn?: boolean; annotations?: Annotations };
 
 function annotationText(a: Annotations | undefined): string | null {
   if (!a) return null;

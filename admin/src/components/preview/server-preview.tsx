@@ -5,7 +5,7 @@ import { loadSamples, saveSamples } from '../../lib/drafts';
 import type { Argument, RenderResult } from '../../types';
 import { Banner } from '../bits';
 import { RenderedMessages } from './rendered-messages';
-import { nonEmpty, SampleArgs } from './sample-args';
+import { nonEmpty, SampleArgs, withDefaults } from './sample-args';
 
 interface Props {
   name: string;
@@ -25,7 +25,8 @@ export function ServerPreview({ name, version, revision = 0 }: Props) {
   const [result, setResult] = useState<RenderResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
-  const key = JSON.stringify(nonEmpty(values, args.map((a) => a.name)));
+  const effective = withDefaults(values, args);
+  const key = JSON.stringify(nonEmpty(effective, args.map((a) => a.name)));
 
   useEffect(() => {
     let live = true;
@@ -42,7 +43,7 @@ export function ServerPreview({ name, version, revision = 0 }: Props) {
     };
   }, [name, version]);
 
-  const missing = args.filter((a) => a.required && !values[a.name]).map((a) => a.name);
+  const missing = args.filter((a) => a.required && !effective[a.name]).map((a) => a.name);
   const ready = loaded && missing.length === 0;
 
   useEffect(() => {
