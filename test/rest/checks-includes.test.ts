@@ -46,10 +46,22 @@ describe('checks with includes', () => {
     expect((await status(await call('GET', '/prompts/house-style'), 200)).activeVersion).toBe(1);
   });
 
+  it('checks dependents transitively: welcome includes greet, which includes house-style', async () => {
+    await status(await call('POST', '/prompts', {
+      name: 'welcome',
+      arguments: [{ name: 'who', required: true }],
+      messages: [{ role: 'user', content: { type: 'include', prompt: 'greet' } }],
+      tests: [{ name: 'still polite', arguments: { who: 'Bo' }, expect: [{ contains: 'Be polite.' }] }],
+      activate: true,
+    }), 201);
+    const refused = await status(await call('PUT', '/prompts/house-style/labels/production', { version: 2 }), 409);
+    expect(refused.errors.map((e: { path: string }) => e.path).sort()).toEqual(['greet@1.tests[0]', 'welcome@1.tests[0]']);
+  });
+
   it('an admin may force it; the move is recorded as forced', async () => {
     const moved = await status(await call('PUT', '/prompts/house-style/labels/production', { version: 2, force: true }), 200);
     expect(moved.version).toBe(2);
-    expect(moved.impact.dependents).toEqual(['greet']);
+    expect(moved.impact.dependents).toEqual(['greet']); // the direct includers
     const report = await status(await call('POST', '/prompts/greet/versions/1/check', {}), 200);
     expect(report.passed).toBe(false);
   });

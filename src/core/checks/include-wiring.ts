@@ -4,6 +4,7 @@
 // checks the prompts served under that label that include a moved prompt.
 import type { Repositories } from '../ports.js';
 import { renderVersion } from '../render.js';
+import { MAX_INCLUDE_DEPTH } from '../include-ref.js';
 import type { IncludeContext } from '../render-includes.js';
 import { createResourceResolver } from '../resource-resolver.js';
 import { PRODUCTION } from '../schemas.js';
@@ -36,4 +37,22 @@ export const includeCheckRender: CheckRenderFactory = (repos) => {
   return (prompt, version, args, label) => renderVersion(prompt, version, args, resolver, storedIncludes(repos, label));
 };
 
-export const includeDependents: DependentsLookup = async (repos, prompt, label) => (await labelImpact(repos, label, [prompt])).dependents;
+/** Transitively (a includes b includes the moved c: a's output changes too), as deep as includes may nest. */
+export const includeDependents: DependentsLookup = async (repos, prompt, label) => {
+  const seen = new Set([prompt]);
+  const out: string[] = [];
+  let frontier = [prompt];
+  for (let depth = 0; depth < MAX_INCLUDE_DEPTH && frontier.length; depth++) {
+    const next: string[] = [];
+    for (const name of frontier) {
+      for (const d of (await labelImpact(repos, label, [name])).dependents) {
+        if (seen.has(d)) continue;
+        seen.add(d);
+        out.push(d);
+        next.push(d);
+      }
+    }
+    frontier = next;
+  }
+  return out;
+};
