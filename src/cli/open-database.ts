@@ -4,7 +4,7 @@
 // (token list, export, mcp) needs the file and works on one it may not write.
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
-import { ensureDatabaseDirectory, migrateDatabase, pendingMigrations, sqliteFileOf } from '../db/create-db.js';
+import { describeDatabase, ensureDatabaseDirectory, migrateDatabase, pendingMigrations, sqliteFileOf } from '../db/create-db.js';
 import type { SqliteOpenOptions } from '../db/dialect.js';
 
 export type Access = 'create' | 'write' | 'read';
@@ -18,18 +18,6 @@ export interface PreparedDatabase {
   created: boolean;
   /** migrations this command applied */
   applied: string[];
-}
-
-export function describeDatabase(url: string): string {
-  const file = sqliteFileOf(url);
-  if (file) return file;
-  if (!/^postgres/i.test(url)) return url; // :memory:
-  try {
-    const u = new URL(url);
-    return `PostgreSQL ${u.username ? `${decodeURIComponent(u.username)}@` : ''}${u.host}${u.pathname}`;
-  } catch {
-    return 'PostgreSQL (unparsable URL)';
-  }
 }
 
 /** Why a path cannot be written, or undefined when it can. */

@@ -129,3 +129,16 @@ export function trackConnections(inner: object) {
     disposeAll: async () => { await Promise.allSettled(open.splice(0).map((a) => a.dispose())); },
   };
 }
+
+/** What a command prints for its database: the SQLite file, or PostgreSQL user@host/db (no password). */
+export function describeDatabase(url: string): string {
+  const file = sqliteFileOf(url);
+  if (file) return file;
+  if (!/^postgres/i.test(url)) return url; // :memory:
+  try {
+    const u = new URL(url);
+    return `PostgreSQL ${u.username ? `${decodeURIComponent(u.username)}@` : ''}${u.host}${u.pathname}`;
+  } catch {
+    return 'PostgreSQL (unparsable URL)';
+  }
+}
