@@ -89,6 +89,55 @@ for (let p = 0; p < warmPairs + pairs; p++) {
   }
 }
 const measured = [String(measuredFrom), String(process.hrtime.bigint())];
+
+// Latency at a fixed offered rate (open loop). At saturation a closed loop's latency
+// is just sessions ÷ throughput (32 ÷ 4,000 req/s = 8 ms), so a p99 bound needs a
+// stated rate below capacity. Each session sends on its own schedule (rate ÷ sessions
+// per second, start times staggered); a late answer delays the next send, and latency
+// counts from the scheduled time, so waiting behind a slow answer is measured too
+// (no coordinated omission).
+async function paced(k: number, rate: number, ms: number): Promise<number[]> {
+  const s = servers[k]!;
+  const latencies: number[] = [];
+  const interval = (1000 * sessions) / rate;
+  const t0 = performance.now();
+  await Promise.all(
+    s.clients.map(async (c, i) => {
+      for (let n = 0; ; n++) {
+        const due = t0 + (i / sessions) * interval + n * interval;
+        if (due >= t0 + ms) break;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        try {
+          const r = await c.request('prompts/get', { name: promptName((i * 7919 + seq++) % count), arguments: { [ARG]: ARG_VALUE } });
+          if (r.result === undefined) {
+            firstError ||= JSON.stringify(r.error);
+            continue;
+          }
+        } catch (e) {
+          firstError ||= String(e);
+          continue;
+        }
+        latencies.push(Math.round((performance.now() - due) * 1000) / 1000);
+      }
+    }),
+  );
+  return latencies;
+}
+
+const pacedRounds = pairs >= 8 ? 4 : 2;
+const paced_: { rate: number; sides: number[][] }[] = [];
+for (const rate of [1_000, 2_000]) {
+  const sides: number[][] = servers.map(() => []);
+  for (let p = 0; p < pacedRounds; p++) {
+    for (let j = 0; j < servers.length; j++) {
+      const k = (p + j) % servers.length;
+      const l = await paced(k, rate, 2 * sliceMs);
+      for (const x of l) sides[k]!.push(x);
+    }
+  }
+  paced_.push({ rate, sides });
+}
 for (const s of servers) await Promise.all(s.clients.map((c) => c.close()));
-writeFileSync(out!, JSON.stringify({ sides: slices, firstError, measured }));
+writeFileSync(out!, JSON.stringify({ sides: slices, paced: paced_, firstError, measured }));
 process.exit(0);

@@ -46,6 +46,17 @@ export interface GetResult {
   medianPairRatio: number;
   /** SDK (JSON) CPU per request ÷ promptd CPU per request: > 1 when promptd needs less CPU */
   cpuRatio: number;
+  /** latency at fixed offered rates (open loop, bench/get-load-ab.ts), per server */
+  paced: PacedResult[];
+}
+
+export interface PacedResult {
+  /** offered requests per second, over all sessions */
+  rate: number;
+  promptd: Summary;
+  sdk: Summary;
+  sdkSse: Summary;
+  bare: Summary;
 }
 
 async function startChild(script: string, args: string[]): Promise<{ url: string; proc: Child }> {
@@ -123,11 +134,11 @@ export async function runGetThroughput(opts: { quick: boolean; log: (s: string) 
     const out = path.join(dir, 'get-ab.json');
     const targets = [`${promptd.base}/mcp`, String(promptd.pid), sdk.url, String(sdk.proc.pid), sdkSse.url, String(sdkSse.proc.pid), bare.url, String(bare.proc.pid)];
     const c = spawnTs('get-load-ab.ts', [out, String(sessions), String(sliceMs), String(pairs), String(warmupPairs), String(prompts), ...targets]);
-    const timer = setTimeout(() => void c.stop(), (pairs + warmupPairs) * 4 * sliceMs + 120_000);
+    const timer = setTimeout(() => void c.stop(), (pairs + warmupPairs) * 4 * sliceMs + 2 * 4 * 4 * 2 * sliceMs + 120_000);
     const code = await c.exited;
     clearTimeout(timer);
     if (code !== 0) throw new Error(`get-load-ab exited with ${code}: ${c.stderr().slice(-2000)}`);
-    const r = JSON.parse(readFileSync(out, 'utf8')) as { sides: Slice[][]; firstError: string };
+    const r = JSON.parse(readFileSync(out, 'utf8')) as { sides: Slice[][]; paced: { rate: number; sides: number[][] }[]; firstError: string };
     if (r.firstError) opts.log(`  first error: ${r.firstError.slice(0, 300)}`);
     const [p, s, sse, bareSide] = r.sides.map(side) as [SideResult, SideResult, SideResult, SideResult];
     const pairRatios = p.runs.map((v, i) => v / s.runs[i]!);
@@ -135,6 +146,11 @@ export async function runGetThroughput(opts: { quick: boolean; log: (s: string) 
       opts.log(`  ${name.padEnd(9)} ${x.rps.toFixed(0)} req/s, p50 ${x.p50.toFixed(2)} ms, p99 ${x.p99.toFixed(2)} ms, server CPU ${x.cpuUs.toFixed(0)} µs/request (${x.errors} errors)`);
     }
     opts.log(`  promptd ÷ sdk json per round: ${pairRatios.map((x) => x.toFixed(2)).join(' ')}`);
+    const paced = r.paced.map(({ rate, sides }) => {
+      const [promptd, sdk, sdkSse, bare] = sides.map(summarize) as [Summary, Summary, Summary, Summary];
+      opts.log(`  at ${rate} req/s offered: p99 promptd ${promptd.p99.toFixed(2)} ms, sdk json ${sdk.p99.toFixed(2)} ms, sdk sse ${sdkSse.p99.toFixed(2)} ms, bare ${bare.p99.toFixed(2)} ms`);
+      return { rate, promptd, sdk, sdkSse, bare };
+    });
     return {
       prompts,
       sessions,
@@ -152,6 +168,7 @@ export async function runGetThroughput(opts: { quick: boolean; log: (s: string) 
       pairRatios,
       medianPairRatio: median(pairRatios),
       cpuRatio: s.cpuUs / p.cpuUs,
+      paced,
     };
   } finally {
     await promptd.stop();

@@ -42,7 +42,12 @@ export function targets(r: Results): Target[] {
     out.push({ what, result, target, met });
   };
   add('prompts/get throughput, promptd ÷ SDK McpServer (JSON responses)', '≥ 2.50×', r.get, () => [ratio(val(r.get)!.ratio), val(r.get)!.ratio >= 2.5]);
-  add('prompts/get p99 at 32 connections', '≤ 5 ms', r.get, () => [ms(val(r.get)!.promptd.p99), val(r.get)!.promptd.p99 <= 5]);
+  // The p99 bound is read at a stated offered rate below capacity (open loop); the
+  // saturated closed loop's p99 (section 1's table) is sessions ÷ throughput plus queueing.
+  add('prompts/get p99 at 32 connections, 1,000 req/s offered (open loop)', '≤ 5 ms', r.get, () => {
+    const at = val(r.get)!.paced.find((x) => x.rate === 1_000)!;
+    return [ms(at.promptd.p99), at.promptd.p99 <= 5];
+  });
   add('prompts/get throughput, usage recording on ÷ off', '≥ 0.95×', r.usage, () => [ratio(val(r.usage)!.ratio), val(r.usage)!.ratio >= 0.95]);
   for (const m of ['mcp', 'rest'] as const) {
     add(`deep paging, page 1,000 ÷ page 1, ${METHODS[m]}`, '≤ 1.50×', r.paging, () => [ratio(val(r.paging)!.ratio[m]), val(r.paging)!.ratio[m] <= 1.5]);
@@ -98,6 +103,12 @@ export function markdown(r: Results, history: string): string {
         [n, num(x.rps), ms(x.p50), ms(x.p99), `${num(x.cpuUs)} µs`, String(x.errors), `${num(Math.min(...x.runs))} / ${num(Math.max(...x.runs))} req/s`])),
       '',
       `Throughput ratio promptd ÷ SDK (JSON): **${ratio(g.ratio)}** (total requests ÷ total time of each side; the median of the per-round ratios is ${ratio(g.medianPairRatio)}, per round: ${g.pairRatios.map(ratio).join(', ')}); promptd ÷ SDK (SSE): ${ratio(g.ratioSse)}; promptd ÷ bare node:http: ${ratio(g.ratioBare)}. CPU efficiency (SDK JSON CPU per request ÷ promptd CPU per request, from /proc): ${ratio(g.cpuRatio)}; it drifts less than req/s when other work shares the machine. Latencies include the load generator's own queueing on the same 2 CPUs.`,
+      '',
+      `Latency at a fixed offered rate (open loop: the same ${g.sessions} sessions, each sending on its own schedule; latency counts from the scheduled send time, so time spent behind a slow answer counts; 2 s slices per server in rotating order):`,
+      '',
+      table(['offered', 'promptd p50 / p99', 'SDK JSON p50 / p99', 'SDK SSE p50 / p99', 'bare node:http p50 / p99'], g.paced.map((x) => [
+        `${num(x.rate)} req/s`, ...[x.promptd, x.sdk, x.sdkSse, x.bare].map((y) => `${ms(y.p50)} / ${ms(y.p99)} (${num(y.n)})`),
+      ])),
     );
   } else parts.push(failed(r.get));
   const p = val(r.paging);
