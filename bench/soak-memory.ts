@@ -33,6 +33,7 @@ const CLIENTS = Number(flags.clients);
 const SAMPLE_MS = Number(flags.sample) * 1000;
 const WARMUP_MS = Number(flags.warmup) * 60_000;
 const IDLE_S = 60; // PROMPTD_MCP_IDLE_TIMEOUT's minimum
+const SESSION_MS = 3_000;
 
 type Stats = { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number; mcpSessions: number; notifierSessions: number; feedListeners: number; catalogListeners: number; snapshot?: string };
 const MiB = (b: number) => b / 1024 / 1024;
@@ -73,7 +74,12 @@ async function mcpClient(k: number): Promise<void> {
         counts.streams++;
       }
       let cursor: string | undefined;
-      for (let op = 0; op < 40 && !stopping; op++) {
+      // Each session lives a fixed wall time, not a fixed number of calls: then sessions
+      // open at a steady rate whatever the machine's speed, and the live-session count
+      // (with the abandoned ones waiting for the idle timeout) stays level, so the RSS
+      // slope measures memory kept, not a load that grows as the machine frees up.
+      const closeAt = Date.now() + SESSION_MS;
+      for (let op = 0; Date.now() < closeAt && !stopping; op++) {
         const roll = rand(10);
         if (roll < 6) {
           const r = await session.request('prompts/get', { name: promptName(rand(PROMPTS)), arguments: { [ARG]: ARG_VALUE } });
@@ -90,7 +96,7 @@ async function mcpClient(k: number): Promise<void> {
           counts.tools++;
         }
         // Paced: the machine is shared; the soak is about time and churn, not throughput.
-        await sleep(5);
+        await sleep(10);
       }
       stream?.abort();
     } catch (e) {
@@ -173,6 +179,8 @@ const result = {
   heapMiB: { baseline: MiB(baseline.heapUsed), last: MiB(samples.at(-1)!.stats.heapUsed), after: MiB(after.heapUsed) },
   rssTrendMiBPer10Min: rssTrend, heapTrendMiBPer10Min: heapTrend,
   tablesBackToBaseline: tables,
+  // live sessions over the steady samples: level when the load is stationary
+  sessionsDuringRun: { min: Math.min(...steady.map((p) => p.stats.mcpSessions)), max: Math.max(...steady.map((p) => p.stats.mcpSessions)) },
   ...(after.snapshot ? { snapshots: [baseline.snapshot, after.snapshot] } : {}),
 };
 log(`RSS trend after the first ${flags.warmup} min: ${rssTrend.toFixed(2)} MiB per 10 min (heap ${heapTrend.toFixed(2)}); tables: ${back('mcpSessions')}, ${back('notifierSessions')}, ${back('feedListeners')}, ${back('catalogListeners')}`);
