@@ -146,8 +146,10 @@ export interface PromptRepository {
    * Versions of live prompts that may include `name` and are served somewhere (carry a
    * label or are their prompt's latest): each with its include messages and its text
    * messages containing `{{>`. The core decides which really include `name`.
+   * Without a name: every served version that may include any prompt (one query for a
+   * whole write's check gate instead of one per moved prompt).
    */
-  includeCandidates(name: string): Promise<IncludeCandidate[]>;
+  includeCandidates(name?: string): Promise<IncludeCandidate[]>;
 }
 
 /** A version that may include another prompt (PromptRepository.includeCandidates). */

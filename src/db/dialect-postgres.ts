@@ -2,14 +2,21 @@
 // a LISTEN connection per instance for wake-ups.
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { PrismaPg } from '@prisma/adapter-pg';
+import { createRequire } from 'node:module';
+import type { PrismaPg as PrismaPgType } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import pg from 'pg';
+import type pg from 'pg';
 import { messagesOf, type AdapterOptions, type Dialect } from './dialect.js';
 import type { Models, PgClient as PgClientType, Tx } from './prisma.js';
 import { PrismaClient as PgClient } from '../generated/postgres/client.js';
-import { listenForChanges, CHANGE_CHANNEL } from './pg-listener.js';
+import { listenForChanges, CHANGE_CHANNEL, pgDriver } from './pg-listener.js';
 import { projectRoot } from './paths.js';
+
+// Loaded on first use (as pg-listener.ts loads pg): a SQLite command (`promptd import`)
+// starts without PostgreSQL's driver and adapter (~60 ms of CPU).
+const require = createRequire(import.meta.url);
+let adapterModule: { PrismaPg: typeof PrismaPgType } | undefined;
+const newPrismaPg = (...args: ConstructorParameters<typeof PrismaPgType>): PrismaPgType => new (adapterModule ??= require('@prisma/adapter-pg')).PrismaPg(...args);
 
 /** Key of the transaction-scoped advisory lock every writer takes. */
 const WRITE_LOCK_KEY = 7320247;
@@ -41,7 +48,7 @@ function adapterPoolMax(url: string, opts: AdapterOptions): number {
 function adapterFactory(url: string, opts: AdapterOptions = {}) {
   const max = adapterPoolMax(url, opts);
   const config = { ...pgConfigFromUrl(url), max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: opts.poolTimeoutMs ?? 10_000 };
-  return withPgShadowDatabase(new PrismaPg(config), config);
+  return withPgShadowDatabase(newPrismaPg(config), config);
 }
 
 /**
@@ -49,24 +56,24 @@ function adapterFactory(url: string, opts: AdapterOptions = {}) {
  * shadow support drops that database while its pool still holds a connection, so
  * we create and drop it ourselves (DROP … WITH (FORCE)).
  */
-function withPgShadowDatabase(factory: PrismaPg, config: pg.PoolConfig): SqlMigrationAwareDriverAdapterFactory {
+function withPgShadowDatabase(factory: PrismaPgType, config: pg.PoolConfig): SqlMigrationAwareDriverAdapterFactory {
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
     connect: () => factory.connect(),
     connectToShadowDb: async () => {
       const name = `promptd_shadow_${randomUUID().replace(/-/g, '')}`;
-      const admin = new pg.Client(config);
+      const admin = new (pgDriver().Client)(config);
       await admin.connect();
       await admin.query(`CREATE DATABASE "${name}"`);
       await admin.end();
-      const shadowFactory = new PrismaPg({ ...config, database: name, max: 2 });
+      const shadowFactory = newPrismaPg({ ...config, database: name, max: 2 });
       const conn = await shadowFactory.connect();
       const dispose = conn.dispose.bind(conn);
       conn.dispose = async () => {
         await dispose();
         await (conn.underlyingDriver() as pg.Pool).end().catch(() => {});
-        const c = new pg.Client(config);
+        const c = new (pgDriver().Client)(config);
         await c.connect();
         await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => c.end());
       };

@@ -2,7 +2,13 @@
 // source of truth: a notification only says "read the log now", and after a
 // dropped connection we reconnect and read everything since the last seen id,
 // so no event is missed across a reconnect.
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
+
+const require = createRequire(import.meta.url);
+let driver: typeof pg | undefined;
+/** The pg driver, loaded on first use: SQLite commands never load it. */
+export const pgDriver = (): typeof pg => (driver ??= require('pg') as typeof pg);
 
 export const CHANGE_CHANNEL = 'promptd_changes';
 
@@ -17,7 +23,7 @@ export function listenForChanges(url: string, onWake: () => void, onError: (e: u
 
   const connect = async () => {
     if (closed) return;
-    const c = new pg.Client({ connectionString: url, keepAlive: true });
+    const c = new (pgDriver().Client)({ connectionString: url, keepAlive: true });
     c.on('notification', () => !closed && onWake());
     c.on('error', (e) => {
       onError(e);

@@ -11,6 +11,7 @@ import type { Version } from '../types.js';
 import type { VersionInput } from '../schemas.js';
 import type { RegexRunner } from './regex-runner.js';
 import { reportFailures, runChecks, versionFromInput, type CheckRender } from './run-checks.js';
+import { withIncludeCandidatesCache } from './include-candidates-cache.js';
 
 export interface GatedMove {
   prompt: string;
@@ -64,6 +65,7 @@ export function createMoveGate({ dependents = noDependents, render = plainCheckR
     };
     const moved = new Set(gated.map(({ m }) => `${m.prompt}\u0000${m.label}`));
     const checkedDependents = new Set<string>();
+    const lookup = withIncludeCandidatesCache(repos);
     for (const { m, i } of gated) {
       if (m.input) {
         if (m.input.tests?.length) await check(i, m.prompt, versionFromInput(m.input, m.to!), m.label);
@@ -71,7 +73,7 @@ export function createMoveGate({ dependents = noDependents, render = plainCheckR
         const v = await repos.prompts.version(m.prompt, m.to!);
         if (v) await check(i, m.prompt, v, m.label);
       }
-      for (const d of await dependents(repos, m.prompt, m.label)) {
+      for (const d of await dependents(lookup, m.prompt, m.label)) {
         const key = `${d}\u0000${m.label}`;
         if (moved.has(key) || checkedDependents.has(key)) continue;
         checkedDependents.add(key);

@@ -380,7 +380,7 @@ export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
     },
     async includeCandidates(name) {
       // Text includes are always written `{{>` (core/template.ts refuses other spellings), so a substring finds them.
-      const may = { OR: [{ type: 'include', includePrompt: name }, { type: 'text', text: { contains: '{{>' } }] };
+      const may = { OR: [{ type: 'include', ...(name !== undefined ? { includePrompt: name } : {}) }, { type: 'text', text: { contains: '{{>' } }] };
       const rows = await tx.promptVersion.findMany({
         where: { prompt: { deletedAt: null }, messages: { some: may } },
         select: {
