@@ -429,6 +429,8 @@ export interface ImportHashRow {
   name: string;
   /** the prompt's revision right after the import */
   revision: number;
+  /** the stat fingerprint of the file and its media files ('' when not trusted: too fresh) */
+  stat: string;
 }
 
 /** A prompt's identity and how far it has moved, for the import hashes. */

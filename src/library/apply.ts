@@ -17,6 +17,8 @@ export interface ImportOptions extends PlanOptions, ReadLimits {
   atomic?: boolean;
   /** parse every file, even those the last import read unchanged (the hashes are still recorded) */
   reparse?: boolean;
+  /** when the import started, ms since the epoch (default now; tests move it on to trust files they just wrote) */
+  startedMs?: number;
 }
 
 export type ImportPhase = 'reading' | 'planning' | 'writing';
@@ -111,7 +113,7 @@ export async function importLibrary(core: Core, target: string, opts: ImportOpti
   const recorded = await core.importHashes.load(root);
   const salt = importSalt(opts);
   const lib = readLibrary(target, { maxFileBytes: opts.maxFileBytes, maxTotalBytes: opts.maxTotalBytes }, opts.onProgress && ((d, t) => opts.onProgress!(d, t, 'reading')),
-    { salt, unchanged: opts.reparse ? new Map() : recorded.unchanged });
+    { salt, unchanged: opts.reparse ? new Map() : recorded.unchanged, startedMs: opts.startedMs });
   opts.onProgress?.(0, lib.prompts.length, 'planning');
   const plan = await planImport(core, lib, opts);
   if (opts.dryRun) {
@@ -137,6 +139,7 @@ async function recordHashes(core: Core, lib: ParsedLibrary, report: ImportReport
       sources.push({ file: item.file, name: item.name, latest, ...source });
     }
   }
+  for (const u of lib.unchanged ?? []) if (u.restat) sources.push({ file: u.file, name: u.name, latest: u.latest, ...u.restat });
   // A directory import saw every file: rows of files that are gone (deleted, renamed) go too.
   if (lib.files) {
     const present = new Set(lib.files);

@@ -15,7 +15,7 @@ import {
 } from './format.js';
 import { mergeFieldErrors, semanticErrorsOf } from '../core/validate-version.js';
 import { createLibraryReader, FileError, type LibraryReader, type ReadLimits } from './safe-read.js';
-import { sourceHash, type SkipSources } from './import-hashes.js';
+import { saltKey, sourceHash, statPrint, type SkipSources } from './import-hashes.js';
 
 export interface ParsedPrompt {
   /** path shown in reports, relative to the library root: `prompts/x.yaml` */
@@ -35,7 +35,7 @@ export interface ParsedPrompt {
   /** The prompt's tags (`tags:`); absent when the file names none, and the prompt's stay as they are. */
   tags?: string[];
   /** what was read, for the import hashes (import-hashes.ts): the hash and the media files the file names */
-  source?: { hash: string; deps: string[] };
+  source?: { hash: string; deps: string[]; stat: string };
 }
 
 export interface FileProblem {
@@ -49,8 +49,12 @@ export interface ParsedLibrary {
   resources: { at: string; input: ResourceInput }[];
   templates: { at: string; input: ResourceTemplateInput }[];
   problems: FileProblem[];
-  /** files not parsed because the last import read the same bytes and the prompt has not moved since */
-  unchanged?: { file: string; name: string; latest: number }[];
+  /**
+   * files not parsed because the last import read the same bytes and the prompt has not
+   * moved since; `restat`: the bytes hashed the same but the stat fingerprint changed
+   * (a checkout touched the file), to be recorded so the next import need not read it
+   */
+  unchanged?: { file: string; name: string; latest: number; restat?: { hash: string; deps: string[]; stat: string } }[];
   /** every prompt file looked at (directory imports), for dropping the hashes of files that are gone */
   files?: string[];
 }
@@ -268,18 +272,27 @@ export function readLibrary(target: string, limits: ReadLimits = {}, onFile?: (d
   // The manifest decides what prompts validate against: a changed one re-parses every file.
   const salt = skip && `${skip.salt}\0${reader.probe(MANIFEST) === 'file' ? sourceHash('', MANIFEST, readOrEmpty(reader, MANIFEST), []) : ''}`;
   const seen = new Map<string, string>();
+  const startedMs = skip?.startedMs ?? Date.now();
+  const key = salt === undefined ? '' : saltKey(salt);
   for (const [i, shown] of files.entries()) {
     try {
       const known = skip?.unchanged.get(shown);
-      if (known && salt !== undefined && !seen.has(known.name) && hashOf(reader, salt, shown, known.deps) === known.hash) {
-        seen.set(known.name, shown);
-        (lib.unchanged ??= []).push({ file: shown, name: known.name, latest: known.latest });
-        onFile?.(i + 1, files.length);
-        continue;
+      if (known && salt !== undefined && !seen.has(known.name)) {
+        // Same stat fingerprint: unchanged without opening the file; else the bytes decide.
+        const print = printOf(reader, key, shown, known.deps, startedMs);
+        const same = known.stat !== '' && print === known.stat;
+        if (same || hashOf(reader, salt, shown, known.deps) === known.hash) {
+          seen.set(known.name, shown);
+          const restat = !same && print ? { restat: { hash: known.hash, deps: known.deps, stat: print } } : {};
+          (lib.unchanged ??= []).push({ file: shown, name: known.name, latest: known.latest, ...restat });
+          onFile?.(i + 1, files.length);
+          continue;
+        }
       }
       const deps: string[] = [];
       const p = parsePromptFile(reader, shown, deps);
-      if (salt !== undefined) p.source = { hash: hashOf(reader, salt, shown, deps)!, deps };
+      // The stat is taken after the read: a write after the import started leaves a fresh time, never trusted.
+      if (salt !== undefined) p.source = { hash: hashOf(reader, salt, shown, deps)!, deps, stat: printOf(reader, key, shown, deps, startedMs) ?? '' };
       const dup = seen.get(p.name);
       if (dup) throw new FileError([{ path: 'name', message: `prompt "${p.name}" is also defined in ${dup}` }]);
       seen.set(p.name, shown);
@@ -306,6 +319,16 @@ function readOrEmpty(reader: LibraryReader, rel: string): Buffer {
 function hashOf(reader: LibraryReader, salt: string, shown: string, deps: string[]): string | undefined {
   try {
     return sourceHash(salt, shown, reader.read(shown, '(file)'), deps.map((d) => [d, reader.read(d, '(file)')] as const));
+  } catch (e) {
+    if (e instanceof FileError) return undefined;
+    throw e;
+  }
+}
+
+/** The stat fingerprint of the file and its media files; undefined when one cannot be stat'ed (then the bytes decide). */
+function printOf(reader: LibraryReader, key: string, shown: string, deps: string[], startedMs: number): string | undefined {
+  try {
+    return statPrint(key, [shown, ...deps].map((f) => reader.stat(f, '(file)')), startedMs);
   } catch (e) {
     if (e instanceof FileError) return undefined;
     throw e;

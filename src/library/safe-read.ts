@@ -60,6 +60,8 @@ export interface LibraryReader {
   read(rel: string, field: string): Buffer;
   /** what is at `rel` without following links: 'file', 'dir', 'missing', or a refusal message */
   probe(rel: string): 'file' | 'dir' | 'missing' | { refused: string };
+  /** lstat of a regular file at `rel` under the same rules as read, without opening it; throws FileError like read */
+  stat(rel: string, field: string): Stats;
 }
 
 export function createLibraryReader(root: string, limits: ReadLimits = {}): LibraryReader {
@@ -116,6 +118,12 @@ export function createLibraryReader(root: string, limits: ReadLimits = {}): Libr
         if (e instanceof FileError) return { refused: e.errors[0]!.message };
         throw e;
       }
+    },
+    stat(rel, field) {
+      const { shown, stat } = walk(rel, field);
+      if (!stat) throw new FileError([{ path: field, message: `cannot read ${rel}: ENOENT` }]);
+      if (!stat.isFile()) throw new FileError([{ path: field, message: `${shown} is ${kindOf(stat)}; only regular files are read` }]);
+      return stat;
     },
     read(rel, field) {
       const { abs, shown, stat } = walk(rel, field);

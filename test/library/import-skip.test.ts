@@ -1,12 +1,12 @@
 // Re-import skips parsing files the last import read unchanged (import hashes), and
 // never when anything that decides the outcome changed: the file's bytes, a media file
 // it names, the manifest, the options, or the prompt in the database.
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TestCore } from '../helpers/db.js';
 import { importLibrary, type ImportOptions } from '../../src/library/apply.js';
-import { importSalt } from '../../src/library/import-hashes.js';
+import { FRESH_MS, importSalt } from '../../src/library/import-hashes.js';
 import { readLibrary } from '../../src/library/read-library.js';
 import { freshCore, snapshot, tempDir, writeFiles } from './helpers.js';
 
@@ -117,5 +117,67 @@ describe('import hashes', () => {
     // A prompt deleted and created again under the same name is another prompt: parsed.
     await core.prompts.delete('pic', { name: 'ui' });
     expect((await wouldSkip({ activate: true })).skipped).toEqual(['prompts/gamma.yaml']);
+  });
+
+  describe('stat fingerprints (unchanged without reading, as git does)', () => {
+    // Files written by the test are fresh; an import that "starts" later trusts their stat.
+    const later = () => Date.now() + FRESH_MS + 1_000;
+    const skipWith = async (unchanged: Awaited<ReturnType<typeof core.importHashes.load>>['unchanged'], startedMs: number) =>
+      readLibrary(dir, {}, undefined, { salt: importSalt({ activate: true }), unchanged, startedMs });
+
+    it('records no fingerprint for a file changed within FRESH_MS of the import start', async () => {
+      await importLibrary(core, dir, { activate: true });
+      const rows = (await core.importHashes.load(path.resolve(dir))).unchanged;
+      expect([...rows.values()].map((r) => r.stat)).toEqual(['', '', '']);
+    });
+
+    it('a matching fingerprint skips without reading; a rewrite that keeps size and mtime is still read (ctime)', async () => {
+      await importLibrary(core, dir, { activate: true, startedMs: later() });
+      const rows = (await core.importHashes.load(path.resolve(dir))).unchanged;
+      expect([...rows.values()].every((r) => r.stat !== '')).toBe(true);
+      // A wrong recorded hash proves the bytes were not consulted: the stat decided.
+      const bogus = new Map([...rows].map(([f, r]) => [f, { ...r, hash: 'not-the-hash' }]));
+      expect((await skipWith(bogus, later())).unchanged?.map((u) => u.file).sort()).toEqual(ALL);
+
+      // Same length, mtime put back: the change time still differs, so the bytes decide.
+      const file = path.join(dir, 'prompts/alpha.yaml');
+      const { atime, mtime } = statSync(file);
+      writeFileSync(file, readFileSync(file, 'utf8').replace('Say alpha.', 'Say ALPHA.'));
+      utimesSync(file, atime, mtime);
+      const lib = await skipWith(rows, later());
+      expect(lib.prompts.map((p) => p.file)).toEqual(['prompts/alpha.yaml']);
+      expect((await importLibrary(core, dir, { activate: true, startedMs: later() })).counts).toMatchObject({ newVersion: 1, unchanged: 2 });
+      expect((await core.prompts.get('alpha')).latestVersion).toBe(2);
+    });
+
+    it('a media file whose stat changed sends its prompt to the bytes', async () => {
+      await importLibrary(core, dir, { activate: true, startedMs: later() });
+      const rows = (await core.importHashes.load(path.resolve(dir))).unchanged;
+      writeFileSync(path.join(dir, 'media/pic.png'), Buffer.concat([PNG, Buffer.from([1])]));
+      const bogus = new Map([...rows].map(([f, r]) => [f, { ...r, hash: 'not-the-hash' }]));
+      const lib = await skipWith(bogus, later());
+      expect(lib.prompts.map((p) => p.file)).toEqual(['prompts/pic.yaml']);
+    });
+
+    it('same bytes with a new stat (a checkout touched the file): unchanged, and the new fingerprint is recorded', async () => {
+      await importLibrary(core, dir, { activate: true, startedMs: later() });
+      const before = (await core.importHashes.load(path.resolve(dir))).unchanged.get('prompts/beta.yaml')!;
+      const file = path.join(dir, 'prompts/beta.yaml');
+      writeFileSync(file, readFileSync(file)); // same bytes, new times
+      const r = await importLibrary(core, dir, { activate: true, startedMs: later() });
+      expect(r.counts).toMatchObject({ newVersion: 0, unchanged: 3 });
+      const after = (await core.importHashes.load(path.resolve(dir))).unchanged.get('prompts/beta.yaml')!;
+      expect(after.hash).toBe(before.hash);
+      expect(after.stat).not.toBe(before.stat);
+      expect(after.stat).not.toBe('');
+    });
+
+    it('other options never match a fingerprint recorded under these', async () => {
+      await importLibrary(core, dir, { activate: true, startedMs: later() });
+      const rows = (await core.importHashes.load(path.resolve(dir))).unchanged;
+      const bogus = new Map([...rows].map(([f, r]) => [f, { ...r, hash: 'not-the-hash' }]));
+      const lib = readLibrary(dir, {}, undefined, { salt: importSalt({ activate: false }), unchanged: bogus, startedMs: later() });
+      expect(lib.prompts.map((p) => p.file).sort()).toEqual(ALL);
+    });
   });
 });

@@ -11,6 +11,8 @@ import type { ImportHashRow, Store } from '../ports.js';
 /** A file the last import read whose prompt has not moved since. */
 export interface UnchangedSource {
   hash: string;
+  /** the stat fingerprint recorded with the hash ('' when the file was too fresh to trust) */
+  stat: string;
   deps: string[];
   name: string;
   /** the prompt's latest version (what the report shows as unchanged) */
@@ -20,6 +22,7 @@ export interface UnchangedSource {
 export interface ImportedSource {
   file: string;
   hash: string;
+  stat: string;
   deps: string[];
   name: string;
   /** the latest version the import left the prompt at; not recorded if it moved on meanwhile */
@@ -37,7 +40,7 @@ export function createImportHashService(store: Pick<Store, 'loadImportHashes' | 
       const unchanged = new Map<string, UnchangedSource>();
       for (const r of rows) {
         if (r.current && r.current.id === r.promptId && r.current.revision === r.revision) {
-          unchanged.set(r.file, { hash: r.hash, deps: r.deps, name: r.name, latest: r.current.latestVersion });
+          unchanged.set(r.file, { hash: r.hash, stat: r.stat, deps: r.deps, name: r.name, latest: r.current.latestVersion });
         }
       }
       return { files: new Set(rows.map((r) => r.file)), unchanged };
@@ -54,7 +57,7 @@ export function createImportHashService(store: Pick<Store, 'loadImportHashes' | 
       const stale: string[] = [];
       for (const s of sources) {
         const p = now.get(s.name);
-        if (p && p.latestVersion === s.latest) rows.push({ file: s.file, hash: s.hash, deps: s.deps, name: s.name, promptId: p.id, revision: p.revision });
+        if (p && p.latestVersion === s.latest) rows.push({ file: s.file, hash: s.hash, stat: s.stat, deps: s.deps, name: s.name, promptId: p.id, revision: p.revision });
         else stale.push(s.file);
       }
       await store.saveImportHashes(root, rows, [...drop, ...stale]);

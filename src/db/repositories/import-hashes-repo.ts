@@ -15,18 +15,18 @@ function parseDeps(raw: string): string[] {
   }
 }
 
-type Row = { file: string; hash: string; deps: string; promptId: number | bigint; name: string; revision: number | bigint; curId: number | bigint | null; curRevision: number | bigint | null; curLatest: number | bigint | null };
+type Row = { file: string; hash: string; deps: string; stat: string; promptId: number | bigint; name: string; revision: number | bigint; curId: number | bigint | null; curRevision: number | bigint | null; curLatest: number | bigint | null };
 
 /** The rows of `root`, each with its prompt as it is now (absent: gone, deleted or renamed). */
 export async function loadImportHashes(models: Models, root: string): Promise<ImportHashState[]> {
   const rows = await models.$queryRaw<Row[]>(Prisma.sql`
-    SELECT h."file", h."hash", h."deps", h."promptId", h."name", h."revision",
+    SELECT h."file", h."hash", h."deps", h."stat", h."promptId", h."name", h."revision",
            p."id" AS "curId", p."revision" AS "curRevision", p."latestVersion" AS "curLatest"
     FROM "ImportHash" h
     LEFT JOIN "Prompt" p ON p."id" = h."promptId" AND p."name" = h."name" AND p."deletedAt" IS NULL
     WHERE h."root" = ${root}`);
   return rows.map((r) => ({
-    file: r.file, hash: r.hash, deps: parseDeps(r.deps), promptId: Number(r.promptId), name: r.name, revision: Number(r.revision),
+    file: r.file, hash: r.hash, deps: parseDeps(r.deps), stat: r.stat, promptId: Number(r.promptId), name: r.name, revision: Number(r.revision),
     ...(r.curId !== null ? { current: { id: Number(r.curId), revision: Number(r.curRevision), latestVersion: Number(r.curLatest) } } : {}),
   }));
 }
@@ -46,6 +46,6 @@ export async function promptRevisions(models: Models, names: string[]): Promise<
 export async function saveImportHashes(tx: Tx, root: string, rows: ImportHashRow[], drop: string[]): Promise<void> {
   const files = [...new Set([...rows.map((r) => r.file), ...drop])];
   for (const part of chunks(files, 500)) await tx.$executeRaw(Prisma.sql`DELETE FROM "ImportHash" WHERE "root" = ${root} AND "file" IN (${Prisma.join(part)})`);
-  await insertRows(tx, 'ImportHash', ['root', 'file', 'hash', 'deps', 'promptId', 'name', 'revision'],
-    rows.map((r) => [root, r.file, r.hash, JSON.stringify(r.deps), r.promptId, r.name, r.revision]));
+  await insertRows(tx, 'ImportHash', ['root', 'file', 'hash', 'deps', 'promptId', 'name', 'revision', 'stat'],
+    rows.map((r) => [root, r.file, r.hash, JSON.stringify(r.deps), r.promptId, r.name, r.revision, r.stat]));
 }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ImportHash" ADD COLUMN     "stat" TEXT NOT NULL DEFAULT '';
