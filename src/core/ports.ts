@@ -112,8 +112,8 @@ export interface PromptRepository {
   version(name: string, number: number): Promise<Version | null>;
   /** One page in the sort's order, each with the key the next page continues after. */
   list(filter: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number }): Promise<{ summary: PromptSummary; key: PromptListKey }[]>;
-  /** How many prompts match the filter (the same WHERE as list()). */
-  count(filter: PromptListFilter): Promise<number>;
+  /** How many prompts match the filter (the same WHERE as list()); with `upTo`, counting stops there (at most upTo). */
+  count(filter: PromptListFilter, upTo?: number): Promise<number>;
   listVersions(head: PromptHead, opts: { before?: number; limit: number }): Promise<VersionSummary[]>;
   /** Prompts whose latest version is stored (a prompt mid-creation by another writer is absent). */
   states(names: string[], opts?: { history?: boolean }): Promise<Map<string, PromptState>>;

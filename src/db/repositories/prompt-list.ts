@@ -56,8 +56,15 @@ export async function promptPageIds(tx: Tx, d: Dialect, f: PromptListFilter, opt
   return rows.map((r) => Number(r.id));
 }
 
-export async function countPrompts(tx: Tx, d: Dialect, f: PromptListFilter): Promise<number> {
-  const [row] = await tx.$queryRaw<{ n: number | bigint }[]>(Prisma.sql`SELECT COUNT(*) AS "n" FROM ${from(f)} WHERE ${where(d, f)}`);
+/**
+ * How many prompts match. With `upTo` the count stops at that many matching rows: a
+ * frequent q= then reads the rows up to its upTo-th match instead of every row.
+ */
+export async function countPrompts(tx: Tx, d: Dialect, f: PromptListFilter, upTo?: number): Promise<number> {
+  const sql = upTo === undefined
+    ? Prisma.sql`SELECT COUNT(*) AS "n" FROM ${from(f)} WHERE ${where(d, f)}`
+    : Prisma.sql`SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM ${from(f)} WHERE ${where(d, f)} LIMIT ${upTo}) capped`;
+  const [row] = await tx.$queryRaw<{ n: number | bigint }[]>(sql);
   return Number(row?.n ?? 0);
 }
 
