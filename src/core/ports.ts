@@ -400,6 +400,12 @@ export interface ServedSource {
   pinned(name: string, number: number): Promise<{ versionId: number; doc: string } | null>;
   /** A document from load() as a Version; cheap enough to run on demand. */
   decode(doc: string): Version;
+  /**
+   * The start of a document that holds its title and description, raw (JSON text, not
+   * decoded): what a list_prompts search reads before decoding a candidate, instead of
+   * the whole document with its messages. Absent: the whole document.
+   */
+  searchHead?(doc: string): string;
 }
 
 /** A database connection pool, as a metrics scrape sees it (PostgreSQL; SQLite has none). */
