@@ -30,8 +30,9 @@ export function queryMatcher(query: string, head: (doc: string) => string = (doc
   // verbatim up to ASCII case, unless it holds one of LOWERS_TO_ASCII.
   const inDoc = new RegExp(needle.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'), 'i');
   return {
+    // The name by the same case-blind regex: no lowercased copy of every name examined.
     mayMatch: (name, doc) => {
-      if (name.toLowerCase().includes(needle)) return true;
+      if (inDoc.test(name)) return true;
       const h = head(doc);
       return inDoc.test(h) || LOWERS_TO_ASCII.test(h);
     },
