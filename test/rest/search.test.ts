@@ -49,6 +49,9 @@ it('quotes, AND and * in q are text, not FTS5 query syntax (SQLite trigram index
   expect(await names('*now*')).toEqual(['quoted']);
   expect(await names('" AND "')).toEqual(['quoted']);
   expect(await names('"hi" or')).toEqual([]);
+  // spaces only, and an emoji (one trigram character, two UTF-16 units): text too
+  expect(await names('   ')).toEqual([]);
+  expect(await names('a\u{1F600}b')).toEqual([]);
 });
 
 it('matching ignores case, on SQLite and PostgreSQL alike', async () => {
