@@ -4,6 +4,8 @@
 // entry a search examines cost ~5,000 JSON.parse calls per list_prompts call with a
 // query that matches little (issue 21.1). So the raw document is checked first: a
 // prompt can match only if its document contains the query, and only those are parsed.
+// Only the document's head is read (ServedSource.searchHead: up to the description),
+// not its messages, which are most of it and which the search does not look at.
 import type { ServedPrompt } from './catalog.js';
 
 /** Characters whose toLowerCase() is ASCII although they are not: İ (→ i̇) and the Kelvin sign (→ k). */
@@ -18,7 +20,8 @@ export interface QueryMatcher {
   matches(p: Pick<ServedPrompt, 'name' | 'title' | 'description'>): boolean;
 }
 
-export function queryMatcher(query: string): QueryMatcher {
+/** `head`: the part of a document holding its title and description (ServedSource.searchHead); the whole document without it. */
+export function queryMatcher(query: string, head: (doc: string) => string = (doc) => doc): QueryMatcher {
   const needle = query.toLowerCase();
   const matches = (p: Pick<ServedPrompt, 'name' | 'title' | 'description'>) =>
     p.name.toLowerCase().includes(needle) || (p.title ?? '').toLowerCase().includes(needle) || (p.description ?? '').toLowerCase().includes(needle);
@@ -27,7 +30,12 @@ export function queryMatcher(query: string): QueryMatcher {
   // verbatim up to ASCII case, unless it holds one of LOWERS_TO_ASCII.
   const inDoc = new RegExp(needle.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'), 'i');
   return {
-    mayMatch: (name, doc) => name.toLowerCase().includes(needle) || inDoc.test(doc) || LOWERS_TO_ASCII.test(doc),
+    // The name by the same case-blind regex: no lowercased copy of every name examined.
+    mayMatch: (name, doc) => {
+      if (inDoc.test(name)) return true;
+      const h = head(doc);
+      return inDoc.test(h) || LOWERS_TO_ASCII.test(h);
+    },
     matches,
   };
 }

@@ -378,7 +378,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
         return { prompts, ...(more && names.length ? { nextCursor: cursors.encode('mcp-prompts', names.at(-1)) } : {}) };
       },
       search(opts) {
-        const m = queryMatcher(opts.query);
+        const m = queryMatcher(opts.query, source.searchHead);
         const after = opts.cursor !== undefined ? cursors.decode<string>('mcp-prompts', opts.cursor) : undefined;
         const hits: ServedPrompt[] = [];
         let examined = 0;

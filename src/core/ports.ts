@@ -112,8 +112,8 @@ export interface PromptRepository {
   version(name: string, number: number): Promise<Version | null>;
   /** One page in the sort's order, each with the key the next page continues after. */
   list(filter: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number }): Promise<{ summary: PromptSummary; key: PromptListKey }[]>;
-  /** How many prompts match the filter (the same WHERE as list()). */
-  count(filter: PromptListFilter): Promise<number>;
+  /** How many prompts match the filter (the same WHERE as list()); with `upTo`, counting stops there (at most upTo). */
+  count(filter: PromptListFilter, upTo?: number): Promise<number>;
   listVersions(head: PromptHead, opts: { before?: number; limit: number }): Promise<VersionSummary[]>;
   /** Prompts whose latest version is stored (a prompt mid-creation by another writer is absent). */
   states(names: string[], opts?: { history?: boolean }): Promise<Map<string, PromptState>>;
@@ -402,6 +402,12 @@ export interface ServedSource {
   pinned(name: string, number: number): Promise<{ versionId: number; doc: string } | null>;
   /** A document from load() as a Version; cheap enough to run on demand. */
   decode(doc: string): Version;
+  /**
+   * The start of a document that holds its title and description, raw (JSON text, not
+   * decoded): what a list_prompts search reads before decoding a candidate, instead of
+   * the whole document with its messages. Absent: the whole document.
+   */
+  searchHead?(doc: string): string;
 }
 
 /** A database connection pool, as a metrics scrape sees it (PostgreSQL; SQLite has none). */

@@ -154,6 +154,9 @@ export const postgresDialect: Dialect = {
   schemaPath: path.join(projectRoot, 'prisma', 'postgres', 'schema.prisma'),
   migrationsDir: path.join(projectRoot, 'prisma', 'postgres', 'migrations'),
   seedsEmptyDatabase: false,
+  externalTables: [],
+  // The pg_trgm GIN index (migration prompt_search) serves LIKE '%q%' itself.
+  searchCandidates: () => undefined,
   engineAdapter,
 
   // Writers commit one at a time, so change-log ids become visible in id order and a

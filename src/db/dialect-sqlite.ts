@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { messagesOf, type AdapterOptions, type Dialect } from './dialect.js';
-import { SqliteClient, type Models, type Tx } from './prisma.js';
+import { Prisma, SqliteClient, type Models, type Tx } from './prisma.js';
 import { projectRoot } from './paths.js';
 
 export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
@@ -33,6 +33,23 @@ function adapterFactory(url: string, opts: AdapterOptions = {}) {
 interface RawAdapter {
   executeRaw(q: { sql: string; args: unknown[] }): Promise<number>;
   executeScript(sql: string): Promise<void>;
+}
+
+/** Trigrams a FTS5 query ANDs at most: enough to make a long query rare, few enough to stay cheap. */
+const MAX_TRIGRAMS = 12;
+
+/**
+ * An FTS5 query for the "PromptSearch" trigram index (migration search_trigram): every
+ * trigram of q (spread out when there are many), each a quoted string. The index has
+ * no positions (detail=none), so this finds texts holding all of them, a superset of
+ * those holding q; the LIKE beside it is the exact test. Undefined below 3 characters.
+ */
+export function trigramMatch(q: string): string | undefined {
+  const cs = Array.from(q);
+  if (cs.length < 3) return undefined;
+  const all = cs.slice(2).map((_, i) => cs.slice(i, i + 3).join(''));
+  const picked = all.length <= MAX_TRIGRAMS ? all : Array.from({ length: MAX_TRIGRAMS }, (_, i) => all[Math.round((i * (all.length - 1)) / (MAX_TRIGRAMS - 1))]!);
+  return [...new Set(picked)].map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND ');
 }
 
 /**
@@ -99,7 +116,13 @@ export const sqliteDialect: Dialect = {
   schemaPath: path.join(projectRoot, 'prisma', 'schema.prisma'),
   migrationsDir: path.join(projectRoot, 'prisma', 'migrations'),
   seedsEmptyDatabase: true,
+  // migration search_trigram: the FTS5 table and the shadow tables FTS5 makes for it
+  externalTables: ['PromptSearch', 'PromptSearch_config', 'PromptSearch_data', 'PromptSearch_docsize', 'PromptSearch_idx'],
   engineAdapter,
+  searchCandidates(q) {
+    const match = trigramMatch(q);
+    return match === undefined ? undefined : Prisma.sql`SELECT "rowid" AS "id" FROM "PromptSearch" WHERE "PromptSearch" MATCH ${match}`;
+  },
 
   /**
    * A deferred transaction that reads first and then writes fails at once with

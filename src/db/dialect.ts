@@ -2,7 +2,7 @@
 // adapters and pools, client set-up, the write lock, commit notifications, the cheap
 // "did anyone commit?" marker, the LISTEN client, retryable errors and the SQL
 // fragments that differ. One dialect is chosen per database URL, in dialectFor() (dialects.ts).
-import type { Models, PgClient, SqliteClient, Tx } from './prisma.js';
+import type { Models, PgClient, Prisma, SqliteClient, Tx } from './prisma.js';
 import type { DbProvider } from './provider.js';
 import type { PoolStats } from '../core/ports.js';
 
@@ -58,6 +58,12 @@ export interface Dialect {
   readonly migrationsDir: string;
   /** `serve` loads the seed library into an empty database by default (a local file: yes; a shared server: no). */
   readonly seedsEmptyDatabase: boolean;
+  /**
+   * Tables the migrations create in raw SQL that the Prisma schema does not describe
+   * (SQLite's FTS5 search index and its shadow tables): the schema engine leaves them
+   * out of its diffs, so drift checks and `db:diff` do not drop them.
+   */
+  readonly externalTables: readonly string[];
   /** Wraps an adapter factory for the wasm schema engine's quirks on this database. */
   engineAdapter(factory: object): object;
 
@@ -73,6 +79,14 @@ export interface Dialect {
   listen(url: string, onWake: () => void, onError: (e: unknown) => void): ChangeListener | undefined;
   /** A failure worth running the whole transaction again for (lock timeouts, serialization failures, pool exhaustion). */
   isRetryable(e: unknown): boolean;
+
+  /**
+   * A query of prompt ids (one column, "id") holding every prompt whose search text
+   * contains q and maybe more, read from a text index of its own; undefined when the
+   * LIKE itself is indexed (PostgreSQL's pg_trgm) or no index can help (fewer than 3
+   * characters). `q` is lowercased.
+   */
+  searchCandidates(q: string): Prisma.Sql | undefined;
 
   readonly sql: {
     /** positional parameter `i` (1-based) */

@@ -59,7 +59,7 @@ export async function readMigrations(provider: DbProvider): Promise<MigrationLis
   };
 }
 
-const noFilters = { externalTables: [], externalEnums: [] };
+const filtersOf = (provider: DbProvider) => ({ externalTables: [...dialectOf(provider).externalTables], externalEnums: [] });
 
 export interface EngineHandle {
   engine: SchemaEngine;
@@ -81,7 +81,7 @@ export async function openEngine(provider: DbProvider, adapterFactory: object, l
 /** Applies pending migrations; returns the names of those applied now. */
 export async function applyMigrations(h: EngineHandle): Promise<string[]> {
   const migrationsList = await readMigrations(h.provider);
-  const out = await h.engine.applyMigrations({ migrationsList, filters: noFilters });
+  const out = await h.engine.applyMigrations({ migrationsList, filters: filtersOf(h.provider) });
   return out.appliedMigrationNames;
 }
 
@@ -94,7 +94,7 @@ export async function diffMigrationsToSchema(h: EngineHandle): Promise<string> {
     to: { tag: 'schemaDatamodel', files: [h.schemaFile] },
     script: true,
     exitCode: null,
-    filters: noFilters,
+    filters: filtersOf(h.provider),
   });
   return (res as unknown as { stdout?: string }).stdout ?? '';
 }

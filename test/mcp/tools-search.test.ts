@@ -11,6 +11,9 @@ beforeAll(async () => {
   await createPrompt(core, textPrompt('temp', 'x', { title: '\u212A', description: null }));
   await createPrompt(core, textPrompt('quote', 'x', { description: 'say "hi" now' }));
   await createPrompt(core, textPrompt('plain', 'the needle is only in this template'));
+  // The search reads a document's head up to the description: escapes in the title must not end it early.
+  await createPrompt(core, textPrompt('escapes', 'x', { title: 'ends in a trailing \\', description: 'after "escapes" comes tail-desc' }));
+  await createPrompt(core, textPrompt('untitled', 'x', { description: 'untitled-desc' }));
   for (let i = 0; i < 9; i++) await createPrompt(core, textPrompt(`n-${i}`, 'x', { description: i % 3 === 0 ? 'Match ME' : 'other' }));
 });
 afterAll(() => core.close());
@@ -31,6 +34,12 @@ it('finds text JSON escapes in the document (a quote), and case-insensitively', 
   expect(await search('match me')).toEqual(['n-0', 'n-3', 'n-6']);
 });
 
+it('finds a description after a title with escapes, or after no title', async () => {
+  expect(await search('tail-desc')).toEqual(['escapes']);
+  expect(await search('trailing')).toEqual(['escapes']);
+  expect(await search('untitled-DESC')).toEqual(['untitled']);
+});
+
 it('template text is not searched', async () => {
   expect(await search('needle')).toEqual([]);
 });
@@ -49,6 +58,6 @@ it('a bounded scan hands back a cursor from the last prompt examined, and the wa
     calls++;
   } while (cursor);
   expect(found).toEqual(['n-0', 'n-3', 'n-6']);
-  // 12 prompts, 2 examined per call: the walk needs 6 calls, the scan bound is real.
-  expect(calls).toBe(6);
+  // 14 prompts, 2 examined per call: the walk needs 7 calls, the scan bound is real.
+  expect(calls).toBe(7);
 });

@@ -20,6 +20,7 @@ beforeAll(async () => {
     ['slash', 'back\\slash'],
     ['Upper', 'Case Title'],
     ['pastry', 'Éclair au CHOCOLAT'],
+    ['quoted', 'say "hi" AND "bye" *now*'],
   ] as const) {
     await core.prompts.create({ name, title, arguments: [], messages: [text('hi')] }, actor);
   }
@@ -41,6 +42,16 @@ it('"_" and "%" in q match only themselves', async () => {
   expect(await names('\\')).toEqual(['slash']);
   expect(await uris('a_b')).toEqual(['file:///a_b.txt']);
   expect(await uris('%25')).toEqual(['file:///100%25.txt']);
+});
+
+it('quotes, AND and * in q are text, not FTS5 query syntax (SQLite trigram index)', async () => {
+  expect(await names('"hi" and "b')).toEqual(['quoted']);
+  expect(await names('*now*')).toEqual(['quoted']);
+  expect(await names('" AND "')).toEqual(['quoted']);
+  expect(await names('"hi" or')).toEqual([]);
+  // spaces only, and an emoji (one trigram character, two UTF-16 units): text too
+  expect(await names('   ')).toEqual([]);
+  expect(await names('a\u{1F600}b')).toEqual([]);
 });
 
 it('matching ignores case, on SQLite and PostgreSQL alike', async () => {

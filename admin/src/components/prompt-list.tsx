@@ -1,4 +1,4 @@
-// Prompt list: search (names, titles, descriptions, text), filters, sort, real pages with a total, live refresh.
+// Prompt list: search (names, titles, descriptions, text), filters, sort, real pages with a total ("1,000+" for a frequent search), live refresh.
 import { useEffect, useId, useState } from 'react';
 import { api, errorMessage } from '../api';
 import { useLive } from '../live';
@@ -22,6 +22,8 @@ export function PromptList({ search }: { search: URLSearchParams }) {
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const [next, setNext] = useState<string | null>(null);
   const [total, setTotal] = useState(0);
+  // A search's total stops at 1,000 (the server says "more than this"): shown as "1,000+".
+  const [totalIsLowerBound, setTotalIsLowerBound] = useState(false);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [importing, setImporting] = useState(false);
@@ -56,6 +58,7 @@ export function PromptList({ search }: { search: URLSearchParams }) {
         setItems(page.items);
         setNext(page.nextCursor);
         setTotal(page.total);
+        setTotalIsLowerBound(page.totalIsLowerBound);
         setError(null);
       } catch (err) {
         if ((err as Error).name !== 'AbortError') setError(errorMessage(err));
@@ -89,7 +92,11 @@ export function PromptList({ search }: { search: URLSearchParams }) {
       <PromptListToolbar value={filters} onChange={changeFilters} />
       {error && <Banner kind="error">{error}</Banner>}
       <p className="sr-only" role="status" aria-live="polite">
-        {loading ? 'Loading prompts…' : `${total} prompt${total === 1 ? '' : 's'} match; page ${pageNo} of ${Math.max(1, Math.ceil(total / PAGE))}`}
+        {loading
+          ? 'Loading prompts…'
+          : totalIsLowerBound
+            ? `more than ${total.toLocaleString()} prompts match; page ${pageNo}`
+            : `${total} prompt${total === 1 ? '' : 's'} match; page ${pageNo} of ${Math.max(1, Math.ceil(total / PAGE))}`}
       </p>
       {!loading && items.length === 0 && !error && (
         <div className="empty">
@@ -135,6 +142,7 @@ export function PromptList({ search }: { search: URLSearchParams }) {
           page={pageNo}
           pages={Math.ceil(total / PAGE)}
           total={total}
+          totalIsLowerBound={totalIsLowerBound}
           noun={['prompt', 'prompts']}
           hasNext={next !== null}
           busy={loading}

@@ -19,6 +19,9 @@ import { includeRefsOf } from '../catalog-includes.js';
 import { formatIncludeRef } from '../include-ref.js';
 import type { IncludeContext } from '../render-includes.js';
 
+/** A q= search counts its matches up to this many; beyond, the total is this and a lower bound. */
+export const SEARCH_TOTAL_CAP = 1000;
+
 export interface PromptServiceDeps {
   store: Pick<Store, 'read' | 'write'>;
   cursors: CursorCodec;
@@ -138,10 +141,11 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
      * `label`: only prompts carrying it. `deleted`: the bin (soft-deleted prompts, with
      * deletedAt and deletedBy) instead of the live prompts. `status`: pending (production
      * behind the latest version), inactive (no production label) or archived. `total`:
-     * how many match the filters (not the cursor). The cursor carries the sort key, so a
+     * how many match the filters (not the cursor); for a q= search at most
+     * SEARCH_TOTAL_CAP, with totalIsLowerBound when more match. The cursor carries the sort key, so a
      * cursor of one sort order is refused by another.
      */
-    async list(opts: PromptListOptions): Promise<Page<PromptSummary> & { total: number }> {
+    async list(opts: PromptListOptions): Promise<Page<PromptSummary> & { total: number; totalIsLowerBound: boolean }> {
       const limit = clampLimit(opts.limit);
       const sort = opts.sort ?? 'name';
       const scope = `${opts.deleted ? 'admin-prompts-deleted' : 'admin-prompts'}:${sort}`;
@@ -156,13 +160,19 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
         status: opts.status === 'archived' ? undefined : opts.status,
         unusedSince: opts.unusedFor === undefined ? undefined : unusedSince(opts.unusedFor, bin?.now),
       };
+      // A q= total is counted up to SEARCH_TOTAL_CAP + 1 matches: an exact count of a
+      // frequent query reads every prompt's text (issue 21), "1,000+" does not.
+      const upTo = filter.q ? SEARCH_TOTAL_CAP + 1 : undefined;
+      const count = () => read.prompts.count(filter, upTo);
       // A first page with room to spare holds every match: its length is the total, and
       // the count (a second scan of the same rows, the slow half of a rare q=) is skipped.
-      const [rows, total] = after
-        ? await Promise.all([read.prompts.list(filter, { sort, after, limit: limit + 1 }), read.prompts.count(filter)])
-        : await read.prompts.list(filter, { sort, limit: limit + 1 }).then(async (r) => [r, r.length <= limit ? r.length : await read.prompts.count(filter)] as const);
+      const [rows, counted] = after
+        ? await Promise.all([read.prompts.list(filter, { sort, after, limit: limit + 1 }), count()])
+        : await read.prompts.list(filter, { sort, limit: limit + 1 }).then(async (r) => [r, r.length <= limit ? r.length : await count()] as const);
       const page = rows.slice(0, limit);
-      return { items: page.map((r) => r.summary), nextCursor: rows.length > limit ? cursors.encode(scope, page.at(-1)!.key) : null, total };
+      const totalIsLowerBound = upTo !== undefined && counted >= upTo;
+      const total = totalIsLowerBound ? SEARCH_TOTAL_CAP : counted;
+      return { items: page.map((r) => r.summary), nextCursor: rows.length > limit ? cursors.encode(scope, page.at(-1)!.key) : null, total, totalIsLowerBound };
     },
 
     async listVersions(name: string, opts: { limit?: number; cursor?: string }): Promise<Page<VersionSummary>> {

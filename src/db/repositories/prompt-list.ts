@@ -1,13 +1,33 @@
 // The admin prompt list: filters, search, sort and keyset paging in one SQL WHERE, shared
 // by the page query and the total count so the two always agree. q= is a plain LIKE on
 // both databases: the search text is stored lowercased and q is lowercased the same way
-// (prompt-search.ts), so no per-row lower()/ILIKE is needed.
+// (prompt-search.ts), so no per-row lower()/ILIKE is needed. Where the dialect has a
+// separate text index (SQLite's FTS5 trigram table), the index narrows a q= whose
+// candidates are few (searchPlan).
 import { Prisma, type Tx } from '../prisma.js';
 import type { Dialect } from '../dialect.js';
 import type { PromptListFilter, PromptListKey, PromptSort } from '../../core/ports.js';
 import { containsPattern } from './prompt-search.js';
 
-function where(d: Dialect, f: PromptListFilter, after?: PromptListKey): Prisma.Sql {
+/**
+ * A q= whose text index yields at most this many candidate prompts is looked up through
+ * the index (each candidate read and checked). With more, the index would hand over most
+ * prompts, all read and sorted (SQLite, 100k prompts, `severity`: ~0.9 s), so the list
+ * walks its order with the LIKE alone, which a frequent q stops early.
+ */
+const MAX_CANDIDATES = 2000;
+
+type Search = 'indexed' | 'like-only';
+
+/** Whether the index narrows this q= (see MAX_CANDIDATES): one bounded read of the index. */
+async function searchPlan(tx: Tx, d: Dialect, f: PromptListFilter): Promise<Search> {
+  const candidates = f.q ? d.searchCandidates(f.q.toLowerCase()) : undefined;
+  if (!candidates) return 'like-only';
+  const [row] = await tx.$queryRaw<{ n: number | bigint }[]>(Prisma.sql`SELECT COUNT(*) AS "n" FROM (${candidates} LIMIT ${MAX_CANDIDATES + 1}) c`);
+  return Number(row?.n ?? 0) <= MAX_CANDIDATES ? 'indexed' : 'like-only';
+}
+
+function where(d: Dialect, f: PromptListFilter, after: PromptListKey | undefined, search: Search): Prisma.Sql {
   const parts: Prisma.Sql[] = [f.deleted ? Prisma.sql`p."deletedAt" IS NOT NULL` : Prisma.sql`p."deletedAt" IS NULL`];
   if (f.archived !== undefined) parts.push(f.archived ? Prisma.sql`p."archived" = ${true}` : Prisma.sql`p."archived" = ${false}`);
   if (f.status === 'inactive') parts.push(Prisma.sql`p."activeVersionId" IS NULL`);
@@ -18,6 +38,8 @@ function where(d: Dialect, f: PromptListFilter, after?: PromptListKey): Prisma.S
   // Tags match [a-z0-9-], so `"tag"` inside the JSON text is that tag exactly.
   if (f.tags?.length) parts.push(Prisma.sql`(${Prisma.join(f.tags.map((t) => Prisma.sql`p."tags" LIKE ${`%"${t}"%`}`), ' OR ')})`);
   if (f.q) parts.push(Prisma.sql`p."searchText" LIKE ${containsPattern(f.q)} ESCAPE '\\'`);
+  const candidates = f.q && search === 'indexed' ? d.searchCandidates(f.q.toLowerCase()) : undefined;
+  if (candidates) parts.push(Prisma.sql`p."id" IN (${candidates})`);
   if (after?.sort === 'name') parts.push(Prisma.sql`p."name" > ${after.name}`);
   if (f.unusedSince) parts.push(Prisma.sql`(p."lastUsedAt" IS NULL OR p."lastUsedAt" < ${f.unusedSince})`);
   if (after?.sort === 'lastUsed') {
@@ -52,12 +74,21 @@ const from = (f: PromptListFilter, sort?: PromptSort) => (needsLastUsed(f, sort)
 
 /** Ids of one page, in order. */
 export async function promptPageIds(tx: Tx, d: Dialect, f: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number }): Promise<number[]> {
-  const rows = await tx.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT p."id" AS "id" FROM ${from(f, opts.sort)} WHERE ${where(d, f, opts.after)} ORDER BY ${ORDER[opts.sort]} LIMIT ${opts.limit}`);
+  const w = where(d, f, opts.after, await searchPlan(tx, d, f));
+  const rows = await tx.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT p."id" AS "id" FROM ${from(f, opts.sort)} WHERE ${w} ORDER BY ${ORDER[opts.sort]} LIMIT ${opts.limit}`);
   return rows.map((r) => Number(r.id));
 }
 
-export async function countPrompts(tx: Tx, d: Dialect, f: PromptListFilter): Promise<number> {
-  const [row] = await tx.$queryRaw<{ n: number | bigint }[]>(Prisma.sql`SELECT COUNT(*) AS "n" FROM ${from(f)} WHERE ${where(d, f)}`);
+/**
+ * How many prompts match. With `upTo` the count stops at that many matching rows: a
+ * frequent q= then reads the rows up to its upTo-th match instead of every row.
+ */
+export async function countPrompts(tx: Tx, d: Dialect, f: PromptListFilter, upTo?: number): Promise<number> {
+  const w = where(d, f, undefined, await searchPlan(tx, d, f));
+  const sql = upTo === undefined
+    ? Prisma.sql`SELECT COUNT(*) AS "n" FROM ${from(f)} WHERE ${w}`
+    : Prisma.sql`SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM ${from(f)} WHERE ${w} LIMIT ${upTo}) capped`;
+  const [row] = await tx.$queryRaw<{ n: number | bigint }[]>(sql);
   return Number(row?.n ?? 0);
 }
 

@@ -4,7 +4,9 @@
 // column (the same layout). Stored lowercased because PostgreSQL's ILIKE lowercases
 // every row's whole text for every search (3.5× the cost of LIKE in a 100k-row scan,
 // bench/history.md); q is lowercased the same way, so a plain LIKE matches
-// case-insensitively on both databases, served by the pg_trgm index on PostgreSQL.
+// case-insensitively on both databases, served by the pg_trgm index on PostgreSQL; on
+// SQLite the migration search_trigram's triggers copy every write of the column into an
+// FTS5 trigram index (Dialect.searchCandidates, prompt-list.ts).
 import { Prisma, type Tx } from '../prisma.js';
 import type { NewVersion } from '../../core/ports.js';
 import { chunks } from './bulk-sql.js';

@@ -310,7 +310,7 @@ export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
     detail: (name) => findPromptDetail(tx, name),
     version: (name, number) => findVersion(tx, name, number),
     list: (filter, opts) => listPromptSummaries(tx, dialect, filter, opts),
-    count: (filter) => countPrompts(tx, dialect, filter),
+    count: (filter, upTo) => countPrompts(tx, dialect, filter, upTo),
     async listVersions(head, opts) {
       const rows = await tx.promptVersion.findMany({
         where: { promptId: head.id, ...(opts.before ? { number: { lt: opts.before } } : {}) },

@@ -143,5 +143,27 @@ export function servedSource(models: Models, dialect: Dialect): ServedSource {
       return (await models.promptLabel.findMany({ where: { prompt: { deletedAt: null } }, distinct: ['name'], select: { name: true }, orderBy: { name: 'asc' } })).map((r) => r.name);
     },
     decode: (doc) => toVersion(versionRow(JSON.parse(doc) as VersionDoc)),
+    searchHead,
   };
+}
+
+/** After a JSON value at `i` that is a string or null (docSql's title and description), the index past it; -1 if neither. */
+function pastStringOrNull(doc: string, i: number): number {
+  while (doc[i] === ' ') i++; // PostgreSQL's json_build_array writes ", " between values
+  if (doc.startsWith('null', i)) return i + 4;
+  if (doc[i] !== '"') return -1;
+  for (let j = i + 1; j < doc.length; j++) {
+    const c = doc.charCodeAt(j);
+    if (c === 0x5c) j++; // a backslash escapes the next character
+    else if (c === 0x22) return j + 1;
+  }
+  return -1;
+}
+
+/** docSql's `[number, title, description, …`: the text up to the end of the description (the whole document if it is not that shape). */
+function searchHead(doc: string): string {
+  const comma = doc.indexOf(',');
+  const title = comma < 0 ? -1 : pastStringOrNull(doc, comma + 1);
+  const description = title < 0 || doc[title] !== ',' ? -1 : pastStringOrNull(doc, title + 1);
+  return description < 0 ? doc : doc.slice(0, description);
 }

@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
+import { SEARCH_TOTAL_CAP } from '../../core/services/prompt-service.js';
 import { CreatePromptInputSchema, LabelNameSchema, LIMITS, MAX_TAGS, RenderInputSchema, TagSchema, TagsSchema, UpdatePromptInputSchema, VersionInputSchema } from '../../core/schemas.js';
 import {
   CreatedPromptSchema, CreatedVersionSchema, ListQuerySchema, NameParamSchema, SearchQuerySchema, PromptDetailSchema, PromptSummarySchema, RenderedPromptSchema, VersionSchema, VersionSummarySchema,
@@ -13,7 +14,8 @@ const PromptPageSchema = z
   .object({
     items: z.array(PromptSummarySchema),
     nextCursor: z.string().nullable(),
-    total: z.number().int().meta({ description: 'how many prompts match the filters (every page, not this one)' }),
+    total: z.number().int().meta({ description: `how many prompts match the filters (every page, not this one); for a q= search at most ${SEARCH_TOTAL_CAP}, see totalIsLowerBound` }),
+    totalIsLowerBound: z.boolean().meta({ description: `true: more than \`total\` prompts match and the count stopped there (a q= search counts up to ${SEARCH_TOTAL_CAP} matches: show "${SEARCH_TOTAL_CAP.toLocaleString('en')}+")` }),
   })
   .meta({ id: 'PromptPage' });
 
