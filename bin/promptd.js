@@ -9,6 +9,15 @@ import v8 from 'node:v8';
 // PROMPTD_WASM_TIER_UP=1 keeps V8's default.
 if (process.env.PROMPTD_WASM_TIER_UP !== '1') v8.setFlagsFromString('--liftoff-only');
 
+// V8 grows its young generation from 2 MiB to 32 MiB (two 16 MiB semi-spaces) under
+// allocation pressure and keeps it committed: ~30 MiB of RSS that a server holding its
+// data in the old generation (or outside the heap: src/core/catalog-docs.ts) does not
+// need. A growth factor of 1 keeps the initial 1 MiB semi-spaces; it is read when the
+// young generation would grow, so it can be set here (--max-semi-space-size could not:
+// it is read only when the heap is created). Measured in bench/history.md (memory).
+// PROMPTD_YOUNG_GEN_GROWTH=1 keeps V8's default.
+if (process.env.PROMPTD_YOUNG_GEN_GROWTH !== '1') v8.setFlagsFromString('--semi-space-growth-factor=1');
+
 // URI file names let a read-only command open a WAL database in a directory it may
 // not write (file:…?immutable=1, src/db/dialect-sqlite.ts); read before SQLite loads.
 process.env.SQLITE_USE_URI ??= '1';

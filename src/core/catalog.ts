@@ -13,6 +13,7 @@ import { tagsInScope, type McpScope } from './mcp-scope.js';
 import { completionCandidates, type ArgumentValue } from './arguments.js';
 import { dependentsIn, IncludeIndex, refsOfDoc, seedsOf } from './catalog-includes.js';
 import { queryMatcher } from './catalog-search.js';
+import { DocArena, type DocRef } from './catalog-docs.js';
 import type { IncludeRef } from './include-ref.js';
 import type { IncludeContext, IncludeTarget } from './render-includes.js';
 
@@ -69,11 +70,10 @@ export interface ChangedPrompt {
   tags: readonly string[];
 }
 
-interface Entry {
+/** Where the entry's document is in the arena: the version as the store's compact document (ServedSource.decode reads it). */
+interface Entry extends DocRef {
   /** the prompt's current name (a rename keeps the version) */
   name: string;
-  /** the version as the store's compact document (ServedSource.decode reads it) */
-  doc: string;
   /** views pointing at it */
   refs: number;
   /** what the version includes (catalog-includes.ts); absent for the many that include nothing */
@@ -104,9 +104,15 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
   // One entry per distinct version, shared by every view (label) pointing at it: a
   // second label that mostly points where production does costs a name → id map, not
   // a second copy of the documents. Documents stay JSON text, parsed on use: ~3× less
-  // memory than parsed objects at 100k prompts, and no parsing at start. Parsed
-  // versions are kept in a bounded LRU, so hot prompts are parsed once.
+  // memory than parsed objects at 100k prompts, and no parsing at start. The text is
+  // kept as bytes outside the V8 heap (catalog-docs.ts). Parsed versions are kept in a
+  // bounded LRU, so hot prompts are parsed once.
   const entries = new Map<number, Entry>();
+  const docs = new DocArena();
+  const docOf = (id: number): string | undefined => {
+    const e = entries.get(id);
+    return e && docs.get(e);
+  };
   const parsed = new Map<number, ServedPrompt>();
   const views = new Map<string, ViewState>();
   const listeners = new Set<ServedChangeListener>();
@@ -128,7 +134,9 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     const e = entries.get(versionId);
     if (!e) {
       const includes = refsOfDoc(doc, source.decode);
-      entries.set(versionId, { name, doc, refs: 1, ...(includes ? { includes } : {}) });
+      const entry: Entry = { name, c: 0, at: 0, len: 0, refs: 1, ...(includes ? { includes } : {}) };
+      docs.put(doc, entry);
+      entries.set(versionId, entry);
       if (includes) includeIndex.add(versionId, includes);
       return;
     }
@@ -143,6 +151,8 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     const e = entries.get(versionId);
     if (e && --e.refs <= 0) {
       entries.delete(versionId);
+      docs.drop(e);
+      if (docs.wasteful()) docs.compact(entries.values());
       if (e.includes) includeIndex.remove(versionId, e.includes);
       parsed.delete(versionId);
     }
@@ -166,7 +176,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     }
     const e = entries.get(id);
     if (!e) return undefined;
-    p = toServed(e.name, source.decode(e.doc));
+    p = toServed(e.name, source.decode(docs.get(e)));
     if (keep) {
       parsed.set(id, p);
       if (parsed.size > PARSED_MAX) parsed.delete(parsed.keys().next().value!);
@@ -178,15 +188,15 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
   async function fetchRows(label: string, names?: string[]): Promise<Row[]> {
     if (!entries.size && !names) return source.load(label);
     const ptrs = await source.pointers(label, names);
-    const docs = new Map<number, string>();
+    const read = new Map<number, string>();
     // Entries held now may be released while the documents load: look again after.
     for (let round = 0; round < 2; round++) {
-      const missing = [...new Set(ptrs.filter((p) => !entries.has(p.versionId) && !docs.has(p.versionId)).map((p) => p.versionId))];
+      const missing = [...new Set(ptrs.filter((p) => !entries.has(p.versionId) && !read.has(p.versionId)).map((p) => p.versionId))];
       if (!missing.length) break;
-      for (const [id, doc] of await source.docs(missing)) docs.set(id, doc);
+      for (const [id, doc] of await source.docs(missing)) read.set(id, doc);
     }
     return ptrs.flatMap((p) => {
-      const doc = docs.get(p.versionId) ?? entries.get(p.versionId)?.doc;
+      const doc = read.get(p.versionId) ?? docOf(p.versionId);
       return doc === undefined ? [] : [{ ...p, doc }];
     });
   }
@@ -330,18 +340,22 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       follow();
       // Changes that arrive while the batches load are applied by onEvents from a
       // newer read; the (possibly older) batch row of such a name is skipped.
-      v.changedWhileLoading = new Set();
-      const rows = await fetchRows(v.label);
-      const skip = v.changedWhileLoading;
+      const skip = (v.changedWhileLoading = new Set());
+      const take = (rows: Row[]) => {
+        const keep = rows.filter((r) => !skip.has(r.name));
+        for (const r of keep) retain(r.versionId, r.name, r.doc);
+        for (const r of keep) {
+          const prev = v.byName.get(r.name);
+          v.byName.set(r.name, r.versionId);
+          if (r.tags.length) v.tags.set(r.name, r.tags);
+          if (prev !== undefined) release(prev);
+        }
+      };
+      // The first view streams: each batch's documents go into the arena and their strings
+      // become garbage at once, instead of 100k strings living until the last batch.
+      if (!entries.size) await source.loadEach(v.label, take);
+      else take(await fetchRows(v.label));
       v.changedWhileLoading = undefined;
-      const keep = rows.filter((r) => !skip.has(r.name));
-      for (const r of keep) retain(r.versionId, r.name, r.doc);
-      for (const r of keep) {
-        const prev = v.byName.get(r.name);
-        v.byName.set(r.name, r.versionId);
-        if (r.tags.length) v.tags.set(r.name, r.tags);
-        if (prev !== undefined) release(prev);
-      }
       v.sorted = [...v.byName.keys()].sort(compareNames);
     })();
     return v.loaded;
@@ -388,7 +402,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
           if (opts.tags && !tagsInScope(opts, v.tags.get(n) ?? NO_TAGS)) continue;
           examined++;
           // The raw document first: only a prompt that may match is parsed.
-          const doc = entries.get(v.byName.get(n)!)?.doc;
+          const doc = docOf(v.byName.get(n)!);
           if (doc === undefined || !m.mayMatch(n, doc)) continue;
           const p = get(v, n, false);
           if (p && m.matches(p)) hits.push(p);
@@ -458,7 +472,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       return () => listeners.delete(fn);
     },
     /** What is held in memory, for benchmarks and diagnostics. */
-    stats: () => ({ views: views.size, versions: entries.size, parsed: parsed.size, listeners: listeners.size }),
+    stats: () => ({ views: views.size, versions: entries.size, parsed: parsed.size, listeners: listeners.size, docs: docs.stats() }),
     size: () => production.size(),
     list: (opts: { cursor?: string; limit: number }) => production.list(opts),
     find: (name: string) => production.find(name),

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { DocArena, type DocRef } from '../../src/core/catalog-docs.js';
+
+const ref = (): DocRef => ({ c: 0, at: 0, len: 0 });
+
+describe('DocArena (served documents outside the heap)', () => {
+  it('gives back every document as stored: ASCII, accented, wide, empty and large ones', () => {
+    const a = new DocArena();
+    const docs = ['[1,"plain"]', '["café", "naïve"]', '["日本語のプロンプト", "😀"]', '', 'x'.repeat(600_000), 'é'.repeat(300_000)];
+    const refs = docs.map((d) => {
+      const r = ref();
+      a.put(d, r);
+      return r;
+    });
+    refs.forEach((r, i) => expect(a.get(r)).toBe(docs[i]));
+    // CJK text is smaller as UTF-16 than as UTF-8.
+    expect(refs[2]!.len).toBeLessThan(0);
+  });
+
+  it('drops emptied chunks and compacts when released documents leave more holes than live bytes', () => {
+    const a = new DocArena();
+    const live = new Map<number, { r: DocRef; d: string }>();
+    for (let i = 0; i < 40_000; i++) {
+      const d = `[${i},"${'v'.repeat(i % 500)}"]`;
+      const r = ref();
+      a.put(d, r);
+      live.set(i, { r, d });
+      // Release most of them, as a long run of edits would.
+      if (i % 10 !== 0) {
+        const old = live.get(i - 1);
+        if (old && (i - 1) % 10 !== 0) {
+          a.drop(old.r);
+          live.delete(i - 1);
+        }
+      }
+      if (a.wasteful()) a.compact([...live.values()].map((x) => x.r));
+    }
+    for (const { r, d } of live.values()) expect(a.get(r)).toBe(d);
+    const s = a.stats();
+    expect(s.heldBytes - s.liveBytes).toBeLessThanOrEqual(Math.max(4 << 20, s.liveBytes / 2) + (1 << 20));
+  });
+});
