@@ -23,6 +23,20 @@ function smaps(pid: number) {
   const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? NaN) / 1024;
   return `anon ${kb('Anonymous').toFixed(1)}, file ${(kb('Rss') - kb('Anonymous')).toFixed(1)}`;
 }
+/** The largest resident mappings (--maps): which of V8's heap, malloc's arenas, WebAssembly code hold the anonymous RSS. */
+function topMaps(pid: number): string {
+  const out: [number, string][] = [];
+  let head = '';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) head = line;
+    else if (line.startsWith('Rss:')) out.push([Number(/(\d+)/.exec(line)![1]) / 1024, head]);
+  }
+  return out
+    .sort((a, b) => b[0] - a[0])
+    .slice(0, 25)
+    .map(([mb, h]) => `${mb.toFixed(1)} MiB ${h}`)
+    .join('\n');
+}
 let dbUrl: string;
 if (process.argv.includes('--db') && dbArg) {
   if (!existsSync(dbArg)) await populate(`file:${dbArg}`, N);
@@ -46,6 +60,7 @@ for (let k = 0; k < 1000; k++) await session.request('prompts/get', { name: prom
 await session.close();
 const serving = rssOf(s.pid);
 const servingSmaps = smaps(s.pid);
+if (process.argv.includes('--maps')) console.log(topMaps(s.pid));
 const st = (await (await fetch(`${s.base}/__bench/stats${snapshot ? '?snapshot=1' : ''}`, { method: 'POST' })).json()) as Record<string, number | string>;
 const afterGc = rssOf(s.pid).rss;
 const afterSmaps = smaps(s.pid);

@@ -134,7 +134,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     const e = entries.get(versionId);
     if (!e) {
       const includes = refsOfDoc(doc, source.decode);
-      const entry: Entry = { name, c: 0, at: 0, len: 0, refs: 1, ...(includes ? { includes } : {}) };
+      const entry: Entry = { name, at: 0, len: 0, refs: 1, ...(includes ? { includes } : {}) };
       docs.put(doc, entry);
       entries.set(versionId, entry);
       if (includes) includeIndex.add(versionId, includes);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DocArena, type DocRef } from '../../src/core/catalog-docs.js';
 
-const ref = (): DocRef => ({ c: 0, at: 0, len: 0 });
+const ref = (): DocRef => ({ at: 0, len: 0 });
 
 describe('DocArena (served documents outside the heap)', () => {
   it('gives back every document as stored: ASCII, accented, wide, empty and large ones', () => {
@@ -17,7 +17,7 @@ describe('DocArena (served documents outside the heap)', () => {
     expect(refs[2]!.len).toBeLessThan(0);
   });
 
-  it('drops emptied chunks and compacts when released documents leave more holes than live bytes', () => {
+  it('compacts when released documents leave more holes than live bytes', () => {
     const a = new DocArena();
     const live = new Map<number, { r: DocRef; d: string }>();
     for (let i = 0; i < 40_000; i++) {
@@ -37,6 +37,6 @@ describe('DocArena (served documents outside the heap)', () => {
     }
     for (const { r, d } of live.values()) expect(a.get(r)).toBe(d);
     const s = a.stats();
-    expect(s.heldBytes - s.liveBytes).toBeLessThanOrEqual(Math.max(4 << 20, s.liveBytes / 2) + (1 << 20));
+    expect(s.heldBytes - s.liveBytes).toBeLessThanOrEqual(Math.max(4 << 20, s.liveBytes / 2) + s.heldBytes / 8 + (1 << 20));
   });
 });
