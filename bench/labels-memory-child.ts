@@ -1,6 +1,7 @@
 // One measurement of bench/labels-memory.ts, in its own process: opens a core on the
 // database, loads the given label views of the served catalog, runs a full GC and
-// prints heap and RSS (MiB) as JSON on the last line.
+// prints heap, external memory (the catalog's document arena, src/core/catalog-docs.ts)
+// and RSS (MiB) as JSON on the last line.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { openStore } from '../src/db/store.js';
@@ -14,7 +15,7 @@ const MiB = 1024 * 1024;
 const measure = () => {
   for (let i = 0; i < 3; i++) gc();
   const m = process.memoryUsage();
-  return { heapUsed: m.heapUsed / MiB, rss: m.rss / MiB };
+  return { heapUsed: m.heapUsed / MiB, external: m.external / MiB, held: (m.heapUsed + m.external) / MiB, rss: m.rss / MiB };
 };
 
 const core = await createCore({ store: await openStore(url) });

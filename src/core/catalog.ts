@@ -14,6 +14,7 @@ import { completionCandidates, type ArgumentValue } from './arguments.js';
 import { dependentsIn, IncludeIndex, refsOfDoc, seedsOf } from './catalog-includes.js';
 import { queryMatcher } from './catalog-search.js';
 import { DocArena, type DocRef } from './catalog-docs.js';
+import { compareNames, NameIndex } from './catalog-names.js';
 import type { IncludeRef } from './include-ref.js';
 import type { IncludeContext, IncludeTarget } from './render-includes.js';
 
@@ -82,11 +83,10 @@ interface Entry extends DocRef {
 
 interface ViewState {
   label: string;
-  /** name → id of the version the label points at */
-  byName: Map<string, number>;
+  /** name → id of the version the label points at; its `names` are the view's names in order */
+  byName: NameIndex;
   /** name → tags, for tagged prompts only */
   tags: Map<string, readonly string[]>;
-  sorted: string[];
   loaded?: Promise<void>;
   changedWhileLoading?: Set<string>;
 }
@@ -208,6 +208,9 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     for (const r of fresh) retain(r.versionId, r.name, r.doc);
     const changed: ChangedPrompt[] = [];
     const list = [...names];
+    // Many names at once: through the index's Map (unless the view's load has it open already).
+    const bulk = list.length > 64 && !v.byName.opened;
+    if (bulk) v.byName.open();
     for (const name of list) {
       const prev = v.byName.get(name);
       const next = byName.get(name);
@@ -221,8 +224,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       const tagsMoved = prevTags.join(',') !== nextTags.join(',');
       if (prev !== next?.versionId || tagsMoved) changed.push({ name, tags: [...new Set([...prevTags, ...nextTags])] });
     }
-    if (list.length > 64) v.sorted = [...v.byName.keys()].sort(compareNames);
-    else for (const n of list) place(v.sorted, n, v.byName.has(n));
+    if (bulk) v.byName.close();
     return changed;
   }
 
@@ -324,7 +326,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
 
   function stateOf(label: string): ViewState {
     let v = views.get(label);
-    if (!v) views.set(label, (v = { label, byName: new Map(), tags: new Map(), sorted: [] }));
+    if (!v) views.set(label, (v = { label, byName: new NameIndex(), tags: new Map() }));
     return v;
   }
 
@@ -341,6 +343,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       // Changes that arrive while the batches load are applied by onEvents from a
       // newer read; the (possibly older) batch row of such a name is skipped.
       const skip = (v.changedWhileLoading = new Set());
+      v.byName.open();
       const take = (rows: Row[]) => {
         const keep = rows.filter((r) => !skip.has(r.name));
         for (const r of keep) retain(r.versionId, r.name, r.doc);
@@ -356,7 +359,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       if (!entries.size) await source.loadEach(v.label, take);
       else take(await fetchRows(v.label));
       v.changedWhileLoading = undefined;
-      v.sorted = [...v.byName.keys()].sort(compareNames);
+      v.byName.close();
     })();
     return v.loaded;
   }
@@ -366,16 +369,17 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     return {
       label,
       ready: () => readyView(v),
-      size: () => v.sorted.length,
+      size: () => v.byName.names.length,
       list(opts) {
         const after = opts.cursor !== undefined ? cursors.decode<string>('mcp-prompts', opts.cursor) : undefined;
-        const start = after === undefined ? 0 : upperBound(v.sorted, after);
+        const sorted = v.byName.names;
+        const start = after === undefined ? 0 : upperBound(sorted, after);
         if (opts.tags) {
           // A scoped page walks the names until it has `limit` in scope (and one more, to know there are more).
           const names: string[] = [];
           let more = false;
-          for (let i = start; i < v.sorted.length; i++) {
-            const n = v.sorted[i]!;
+          for (let i = start; i < sorted.length; i++) {
+            const n = sorted[i]!;
             if (!tagsInScope(opts, v.tags.get(n) ?? NO_TAGS)) continue;
             if (names.length === opts.limit) {
               more = true;
@@ -386,9 +390,9 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
           const prompts = names.map((n) => get(v, n, false)!).filter(Boolean);
           return { prompts, ...(more && names.length ? { nextCursor: cursors.encode('mcp-prompts', names.at(-1)) } : {}) };
         }
-        const names = v.sorted.slice(start, start + opts.limit);
+        const names = sorted.slice(start, start + opts.limit);
         const prompts = names.map((n) => get(v, n, false)!).filter(Boolean);
-        const more = start + opts.limit < v.sorted.length;
+        const more = start + opts.limit < sorted.length;
         return { prompts, ...(more && names.length ? { nextCursor: cursors.encode('mcp-prompts', names.at(-1)) } : {}) };
       },
       search(opts) {
@@ -396,9 +400,10 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
         const after = opts.cursor !== undefined ? cursors.decode<string>('mcp-prompts', opts.cursor) : undefined;
         const hits: ServedPrompt[] = [];
         let examined = 0;
-        let i = after === undefined ? 0 : upperBound(v.sorted, after);
-        for (; i < v.sorted.length && examined < opts.scan; i++) {
-          const n = v.sorted[i]!;
+        const sorted = v.byName.names;
+        let i = after === undefined ? 0 : upperBound(sorted, after);
+        for (; i < sorted.length && examined < opts.scan; i++) {
+          const n = sorted[i]!;
           if (opts.tags && !tagsInScope(opts, v.tags.get(n) ?? NO_TAGS)) continue;
           examined++;
           // The raw document first: only a prompt that may match is parsed.
@@ -411,7 +416,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
             break;
           }
         }
-        return { prompts: hits, ...(i < v.sorted.length && i > 0 ? { nextCursor: cursors.encode('mcp-prompts', v.sorted[i - 1]) } : {}) };
+        return { prompts: hits, ...(i < sorted.length && i > 0 ? { nextCursor: cursors.encode('mcp-prompts', sorted[i - 1]) } : {}) };
       },
       find: (name) => get(v, name),
       tagsOf: (name) => (v.byName.has(name) ? (v.tags.get(name) ?? NO_TAGS) : undefined),
@@ -517,9 +522,6 @@ export function scopedView(view: CatalogView, scope: Pick<McpScope, 'tags'> | nu
   };
 }
 
-// Byte-wise comparison, matching SQL's ordering of the same names.
-const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 const PARSED_MAX = 5_000;
 const NO_TAGS: readonly string[] = Object.freeze([]);
 
@@ -529,25 +531,6 @@ interface Row {
   tags: string[];
   /** the version as the store's compact document (ServedSource.decode reads it) */
   doc: string;
-}
-
-// A few names change per write: splice them in and out instead of sorting 100k names.
-function place(sorted: string[], name: string, present: boolean) {
-  const i = lowerBound(sorted, name);
-  if (sorted[i] === name) {
-    if (!present) sorted.splice(i, 1);
-  } else if (present) sorted.splice(i, 0, name);
-}
-
-function lowerBound(arr: string[], key: string): number {
-  let lo = 0;
-  let hi = arr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (arr[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function upperBound(arr: string[], key: string): number {

@@ -40,3 +40,33 @@ describe('DocArena (served documents outside the heap)', () => {
     expect(s.heldBytes - s.liveBytes).toBeLessThanOrEqual(Math.max(4 << 20, s.liveBytes / 2) + s.heldBytes / 8 + (1 << 20));
   });
 });
+
+describe('NameIndex (a view’s names in order, ids beside them)', () => {
+  it('agrees with a Map and a sorted list through splices and bulk changes', async () => {
+    const { NameIndex, compareNames } = await import('../../src/core/catalog-names.js');
+    const ix = new NameIndex();
+    const ref = new Map<string, number>();
+    let seed = 7;
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let step = 0; step < 3_000; step++) {
+      const bulk = step % 500 === 0;
+      if (bulk) ix.open();
+      for (let k = 0; k < (bulk ? 200 : 1); k++) {
+        const name = `p-${rnd(400)}`;
+        if (rnd(3) === 0) {
+          ix.delete(name);
+          ref.delete(name);
+        } else {
+          const id = rnd(1_000_000);
+          ix.set(name, id);
+          ref.set(name, id);
+        }
+      }
+      if (bulk) ix.close();
+      expect(ix.size).toBe(ref.size);
+    }
+    expect(ix.names).toEqual([...ref.keys()].sort(compareNames));
+    for (const [n, id] of ref) expect(ix.get(n)).toBe(id);
+    expect(ix.get('absent')).toBeUndefined();
+  });
+});
