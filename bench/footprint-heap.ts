@@ -61,12 +61,16 @@ await session.close();
 const serving = rssOf(s.pid);
 const servingSmaps = smaps(s.pid);
 if (process.argv.includes('--maps')) console.log(topMaps(s.pid));
-const st = (await (await fetch(`${s.base}/__bench/stats${snapshot ? '?snapshot=1' : ''}`, { method: 'POST' })).json()) as Record<string, number | string>;
+const st = (await (await fetch(`${s.base}/__bench/stats${snapshot ? '?snapshot=1' : ''}`, { method: 'POST' })).json()) as Record<string, number | string> & { spaces?: Record<string, { size: number; used: number }> };
+const spaces = Object.entries(st.spaces ?? {})
+  .filter(([, x]) => x.size > 512 * 1024)
+  .map(([k, x]) => `${k} ${MiB(x.used)}/${MiB(x.size)}`)
+  .join(', ');
 const afterGc = rssOf(s.pid).rss;
 const afterSmaps = smaps(s.pid);
 await s.stop();
 removeTempDirs();
 console.log(
-  `${N} prompts: RSS ready ${ready.toFixed(1)} MiB (${readySmaps}), serving ${serving.rss.toFixed(1)} MiB (${servingSmaps}; peak ${serving.peak.toFixed(1)}), after a full GC ${afterGc.toFixed(1)} MiB (${afterSmaps}); heap used ${MiB(Number(st.heapUsed))} of ${MiB(Number(st.heapTotal))} MiB, external ${MiB(Number(st.external))} MiB (array buffers ${MiB(Number(st.arrayBuffers))})${st.snapshot ? `; snapshot ${st.snapshot}` : ''}`,
+  `${N} prompts: RSS ready ${ready.toFixed(1)} MiB (${readySmaps}), serving ${serving.rss.toFixed(1)} MiB (${servingSmaps}; peak ${serving.peak.toFixed(1)}), after a full GC ${afterGc.toFixed(1)} MiB (${afterSmaps}); heap used ${MiB(Number(st.heapUsed))} of ${MiB(Number(st.heapTotal))} MiB, external ${MiB(Number(st.external))} MiB (array buffers ${MiB(Number(st.arrayBuffers))}); V8 spaces used/committed after GC: ${spaces}${st.snapshot ? `; snapshot ${st.snapshot}` : ''}`,
 );
 process.exit(0);
