@@ -17,11 +17,17 @@
 // than half of what is live (a long run of edits), the owner copies the live
 // documents into a fresh memory (compact()).
 
-/** Where a document is: byte offset and byte length (negative: UTF-16LE). */
+/** Where a document is: byte offset, and byte length × 4 + its encoding (ASCII, UTF8, UTF16). */
 export interface DocRef {
   at: number;
   len: number;
 }
+
+// ASCII documents (most) decode as Latin-1: the same characters, without UTF-8's checks.
+const ASCII = 0;
+const UTF8 = 1;
+const UTF16 = 2;
+const bytesOf = (ref: DocRef) => Math.floor(ref.len / 4);
 
 const PAGE = 65_536;
 const MAX_PAGES = 65_536;
@@ -36,20 +42,22 @@ export class DocArena {
   put(doc: string, ref: DocRef): void {
     const utf8 = Buffer.byteLength(doc, 'utf8');
     // UTF-8 takes up to 3 bytes a character, UTF-16 two: whichever is smaller.
-    const wide = utf8 > 2 * doc.length;
-    const bytes = wide ? 2 * doc.length : utf8;
+    const kind = utf8 === doc.length ? ASCII : utf8 > 2 * doc.length ? UTF16 : UTF8;
+    const bytes = kind === UTF16 ? 2 * doc.length : utf8;
     ref.at = this.reserve(bytes);
-    ref.len = wide ? -bytes : bytes;
-    this.buf.write(doc, ref.at, bytes, wide ? 'utf16le' : 'utf8');
+    ref.len = bytes * 4 + kind;
+    this.buf.write(doc, ref.at, bytes, kind === UTF16 ? 'utf16le' : 'utf8');
   }
 
   get(ref: DocRef): string {
-    return ref.len >= 0 ? this.buf.toString('utf8', ref.at, ref.at + ref.len) : this.buf.toString('utf16le', ref.at, ref.at - ref.len);
+    const end = ref.at + bytesOf(ref);
+    const kind = ref.len % 4;
+    return this.buf.toString(kind === ASCII ? 'latin1' : kind === UTF8 ? 'utf8' : 'utf16le', ref.at, end);
   }
 
   /** The document at `ref` is no longer used. */
   drop(ref: DocRef): void {
-    this.liveBytes -= Math.abs(ref.len);
+    this.liveBytes -= bytesOf(ref);
   }
 
   /** True when the holes left by released documents are worth a compact(). */
@@ -67,7 +75,7 @@ export class DocArena {
     this.liveBytes = 0;
     for (const ref of refs) {
       const from = ref.at;
-      const bytes = Math.abs(ref.len);
+      const bytes = bytesOf(ref);
       ref.at = this.reserve(bytes);
       old.copy(this.buf, ref.at, from, from + bytes);
     }
