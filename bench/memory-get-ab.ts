@@ -1,7 +1,7 @@
 // prompts/get over 100,000 prompts (names spread over all of them, so most miss the
 // parsed-prompt cache and decode from the stored document), servers interleaved in
 // 1 s slices by bench/get-load-ab.ts: this build against another build's bin/promptd.js
-// and against this build with V8's default young generation (PROMPTD_YOUNG_GEN_GROWTH=1).
+// and against this build with V8's default heap sizing (PROMPTD_HEAP=default, bin/promptd.js).
 // Prints req/s, server CPU per request and each server's RSS after the run.
 //   npx tsx bench/memory-get-ab.ts <db file (bench/lib/fixture.ts, 100k)> <other build's bin/promptd.js> [rounds=10] [sessions=16]
 import { spawn } from 'node:child_process';
@@ -36,11 +36,11 @@ async function startOther(): Promise<{ base: string; pid: number; stop(): void }
 
 const other = await startOther();
 const cur = await startServe(db, { readyTimeoutMs: 600_000 });
-const defYoung = await startServe(db, { readyTimeoutMs: 600_000, env: { PROMPTD_YOUNG_GEN_GROWTH: '1' } });
+const defYoung = await startServe(db, { readyTimeoutMs: 600_000, env: { PROMPTD_HEAP: 'default' } });
 const rows: [string, string, number][] = [
   [`other build (${otherBin})`, `${other.base}/mcp`, other.pid],
   [`this build (${BIN})`, `${cur.base}/mcp`, cur.pid],
-  ['this build, PROMPTD_YOUNG_GEN_GROWTH=1', `${defYoung.base}/mcp`, defYoung.pid],
+  ['this build, PROMPTD_HEAP=default', `${defYoung.base}/mcp`, defYoung.pid],
 ];
 const out = path.join(tempDir(), 'out.json');
 const c = spawnTs('get-load-ab.ts', [out, String(sessions), '1000', String(rounds), '2', '100000', ...rows.flatMap(([, u, p]) => [u, String(p)])]);
