@@ -1,16 +1,18 @@
 // prompts/get over 100,000 prompts (names spread over all of them, so most miss the
 // parsed-prompt cache and decode from the stored document), servers interleaved in
 // 1 s slices by bench/get-load-ab.ts: this build against another build's bin/promptd.js
-// and against this build with V8's default heap sizing (PROMPTD_HEAP=default, bin/promptd.js).
+// and against this build with V8's default heap sizing and with the small one
+// (PROMPTD_HEAP=default / small, bin/promptd.js).
 // Prints req/s, server CPU per request and each server's RSS after the run.
-//   npx tsx bench/memory-get-ab.ts <db file (bench/lib/fixture.ts, 100k)> <other build's bin/promptd.js> [rounds=10] [sessions=16]
+//   npx tsx bench/memory-get-ab.ts <db file (bench/lib/fixture.ts, 100k)> <other build's bin/promptd.js> [rounds=10] [sessions=16] [prompts asked for=100000]
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ADMIN_TOKEN, BIN, freePort, rssOf, spawnTs, startServe, tempDir } from './lib/proc.js';
 import { summarize } from './lib/stats.js';
 
-const [file, otherBin, roundsArg, sessionsArg] = process.argv.slice(2) as [string, string, string?, string?];
+const [file, otherBin, roundsArg, sessionsArg, countArg] = process.argv.slice(2) as [string, string, string?, string?, string?];
+const count = Number(countArg ?? 100_000);
 const rounds = Number(roundsArg ?? 10);
 const sessions = Number(sessionsArg ?? 16);
 const db = `file:${file}`;
@@ -37,18 +39,21 @@ async function startOther(): Promise<{ base: string; pid: number; stop(): void }
 const other = await startOther();
 const cur = await startServe(db, { readyTimeoutMs: 600_000 });
 const defYoung = await startServe(db, { readyTimeoutMs: 600_000, env: { PROMPTD_HEAP: 'default' } });
+const small = await startServe(db, { readyTimeoutMs: 600_000, env: { PROMPTD_HEAP: 'small' } });
 const rows: [string, string, number][] = [
   [`other build (${otherBin})`, `${other.base}/mcp`, other.pid],
   [`this build (${BIN})`, `${cur.base}/mcp`, cur.pid],
   ['this build, PROMPTD_HEAP=default', `${defYoung.base}/mcp`, defYoung.pid],
+  ['this build, PROMPTD_HEAP=small', `${small.base}/mcp`, small.pid],
 ];
 const out = path.join(tempDir(), 'out.json');
-const c = spawnTs('get-load-ab.ts', [out, String(sessions), '1000', String(rounds), '2', '100000', ...rows.flatMap(([, u, p]) => [u, String(p)])]);
+const c = spawnTs('get-load-ab.ts', [out, String(sessions), '1000', String(rounds), '2', String(count), ...rows.flatMap(([, u, p]) => [u, String(p)])]);
 const code = await c.exited;
 const rss = rows.map(([, , pid]) => rssOf(pid));
 other.stop();
 await cur.stop();
 await defYoung.stop();
+await small.stop();
 if (code !== 0) throw new Error(c.stderr());
 const r = JSON.parse(readFileSync(out, 'utf8')) as { sides: { requests: number; seconds: number; cpuMs: number; errors: number; latencies: number[] }[][] };
 console.log(`| server | req/s | p50 | p99 | server CPU per request | errors | RSS after (peak) |\n|---|---|---|---|---|---|---|`);
