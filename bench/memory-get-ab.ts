@@ -1,8 +1,7 @@
 // prompts/get over 100,000 prompts (names spread over all of them, so most miss the
 // parsed-prompt cache and decode from the stored document), servers interleaved in
 // 1 s slices by bench/get-load-ab.ts: this build against another build's bin/promptd.js
-// and against this build with V8's default heap sizing and with the small one
-// (PROMPTD_HEAP=default / small, bin/promptd.js).
+// and against this build with the smaller heaps (PROMPTD_HEAP=small / smallest, bin/promptd.js).
 // Prints req/s, server CPU per request and each server's RSS after the run.
 //   npx tsx bench/memory-get-ab.ts <db file (bench/lib/fixture.ts, 100k)> <other build's bin/promptd.js> [rounds=10] [sessions=16] [prompts asked for=100000]
 import { spawn } from 'node:child_process';
@@ -38,13 +37,13 @@ async function startOther(): Promise<{ base: string; pid: number; stop(): void }
 
 const other = await startOther();
 const cur = await startServe(db, { readyTimeoutMs: 600_000 });
-const defYoung = await startServe(db, { readyTimeoutMs: 600_000, env: { PROMPTD_HEAP: 'default' } });
-const small = await startServe(db, { readyTimeoutMs: 600_000, env: { PROMPTD_HEAP: 'small' } });
+const defYoung = await startServe(db, { readyTimeoutMs: 600_000, env: { PROMPTD_HEAP: 'small' } });
+const small = await startServe(db, { readyTimeoutMs: 600_000, env: { PROMPTD_HEAP: 'smallest' } });
 const rows: [string, string, number][] = [
   [`other build (${otherBin})`, `${other.base}/mcp`, other.pid],
   [`this build (${BIN})`, `${cur.base}/mcp`, cur.pid],
-  ['this build, PROMPTD_HEAP=default', `${defYoung.base}/mcp`, defYoung.pid],
-  ['this build, PROMPTD_HEAP=small', `${small.base}/mcp`, small.pid],
+  ['this build, PROMPTD_HEAP=small', `${defYoung.base}/mcp`, defYoung.pid],
+  ['this build, PROMPTD_HEAP=smallest', `${small.base}/mcp`, small.pid],
 ];
 const out = path.join(tempDir(), 'out.json');
 const c = spawnTs('get-load-ab.ts', [out, String(sessions), '1000', String(rounds), '2', String(count), ...rows.flatMap(([, u, p]) => [u, String(p)])]);
