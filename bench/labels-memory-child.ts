@@ -1,7 +1,8 @@
 // One measurement of bench/labels-memory.ts, in its own process: opens a core on the
 // database, loads the given label views of the served catalog, runs a full GC and
 // prints heap, the live bytes of the catalog's document arena (outside the heap,
-// src/core/catalog-docs.ts; `held` = heap + arena) and RSS (MiB) as JSON on the last line.
+// src/core/catalog-docs.ts; `held` = heap + array buffers (the name indexes' ids) + arena)
+// and RSS (MiB) as JSON on the last line.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { openStore } from '../src/db/store.js';
@@ -17,7 +18,7 @@ const measure = () => {
   for (let i = 0; i < 3; i++) gc();
   const m = process.memoryUsage();
   const arena = core.catalog.stats().docs.liveBytes;
-  return { heapUsed: m.heapUsed / MiB, external: m.external / MiB, held: (m.heapUsed + arena) / MiB, rss: m.rss / MiB };
+  return { heapUsed: m.heapUsed / MiB, external: m.external / MiB, held: (m.heapUsed + m.arrayBuffers + arena) / MiB, rss: m.rss / MiB };
 };
 
 const before = measure();
