@@ -354,12 +354,15 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
           if (prev !== undefined) release(prev);
         }
       };
-      // The first view streams: each batch's documents go into the arena and their strings
-      // become garbage at once, instead of 100k strings living until the last batch.
-      if (!entries.size) await source.loadEach(v.label, take);
-      else take(await fetchRows(v.label));
-      v.changedWhileLoading = undefined;
-      v.byName.close();
+      try {
+        // The first view streams: each batch's documents go into the arena and their strings
+        // become garbage at once, instead of 100k strings living until the last batch.
+        if (!entries.size) await source.loadEach(v.label, take);
+        else take(await fetchRows(v.label));
+      } finally {
+        v.changedWhileLoading = undefined;
+        v.byName.close();
+      }
     })();
     return v.loaded;
   }
