@@ -13,6 +13,12 @@ import { MAX_INCLUDE_DEPTH, parseIncludeRef, type IncludeRef } from './include-r
 import { analyzeTemplate } from './template.js';
 import { PRODUCTION } from './schemas.js';
 
+/** A view's name → version id lookup (catalog-names.ts). */
+interface NameLookup {
+  get(name: string): number | undefined;
+  has(name: string): boolean;
+}
+
 /** Every include of a version: `{{> ref}}` in its text templates and its include messages. */
 export function includeRefsOf(messages: readonly Message[]): IncludeRef[] {
   const out: IncludeRef[] = [];
@@ -77,7 +83,7 @@ export class IncludeIndex {
 export type Scope = readonly string[] | 'all';
 
 /** Whether an include `r` of `name`, in a version served by `view`, resolves differently after a change in `scope`. */
-export function affects(r: IncludeRef, scope: Scope, view: { label: string; byName: ReadonlyMap<string, number> }, name: string): boolean {
+export function affects(r: IncludeRef, scope: Scope, view: { label: string; byName: NameLookup }, name: string): boolean {
   if (scope === 'all') return true;
   if (r.version !== undefined) return false; // versions never change; only a rename, archive or delete moves them
   if (r.label !== undefined) return scope.includes(r.label);
@@ -86,7 +92,7 @@ export function affects(r: IncludeRef, scope: Scope, view: { label: string; byNa
 
 export interface ViewLike {
   label: string;
-  byName: ReadonlyMap<string, number>;
+  byName: NameLookup;
 }
 
 /**

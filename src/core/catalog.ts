@@ -13,6 +13,8 @@ import { tagsInScope, type McpScope } from './mcp-scope.js';
 import { completionCandidates, type ArgumentValue } from './arguments.js';
 import { dependentsIn, IncludeIndex, refsOfDoc, seedsOf } from './catalog-includes.js';
 import { queryMatcher } from './catalog-search.js';
+import { DocArena, type DocRef } from './catalog-docs.js';
+import { compareNames, NameIndex } from './catalog-names.js';
 import type { IncludeRef } from './include-ref.js';
 import type { IncludeContext, IncludeTarget } from './render-includes.js';
 
@@ -69,11 +71,10 @@ export interface ChangedPrompt {
   tags: readonly string[];
 }
 
-interface Entry {
+/** Where the entry's document is in the arena: the version as the store's compact document (ServedSource.decode reads it). */
+interface Entry extends DocRef {
   /** the prompt's current name (a rename keeps the version) */
   name: string;
-  /** the version as the store's compact document (ServedSource.decode reads it) */
-  doc: string;
   /** views pointing at it */
   refs: number;
   /** what the version includes (catalog-includes.ts); absent for the many that include nothing */
@@ -82,11 +83,10 @@ interface Entry {
 
 interface ViewState {
   label: string;
-  /** name → id of the version the label points at */
-  byName: Map<string, number>;
+  /** name → id of the version the label points at; its `names` are the view's names in order */
+  byName: NameIndex;
   /** name → tags, for tagged prompts only */
   tags: Map<string, readonly string[]>;
-  sorted: string[];
   loaded?: Promise<void>;
   changedWhileLoading?: Set<string>;
 }
@@ -104,9 +104,15 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
   // One entry per distinct version, shared by every view (label) pointing at it: a
   // second label that mostly points where production does costs a name → id map, not
   // a second copy of the documents. Documents stay JSON text, parsed on use: ~3× less
-  // memory than parsed objects at 100k prompts, and no parsing at start. Parsed
-  // versions are kept in a bounded LRU, so hot prompts are parsed once.
+  // memory than parsed objects at 100k prompts, and no parsing at start. The text is
+  // kept as bytes outside the V8 heap (catalog-docs.ts). Parsed versions are kept in a
+  // bounded LRU, so hot prompts are parsed once.
   const entries = new Map<number, Entry>();
+  const docs = new DocArena();
+  const docOf = (id: number): string | undefined => {
+    const e = entries.get(id);
+    return e && docs.get(e);
+  };
   const parsed = new Map<number, ServedPrompt>();
   const views = new Map<string, ViewState>();
   const listeners = new Set<ServedChangeListener>();
@@ -128,7 +134,9 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     const e = entries.get(versionId);
     if (!e) {
       const includes = refsOfDoc(doc, source.decode);
-      entries.set(versionId, { name, doc, refs: 1, ...(includes ? { includes } : {}) });
+      const entry: Entry = { name, at: 0, len: 0, refs: 1, ...(includes ? { includes } : {}) };
+      docs.put(doc, entry);
+      entries.set(versionId, entry);
       if (includes) includeIndex.add(versionId, includes);
       return;
     }
@@ -143,6 +151,8 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     const e = entries.get(versionId);
     if (e && --e.refs <= 0) {
       entries.delete(versionId);
+      docs.drop(e);
+      if (docs.wasteful()) docs.compact(entries.values());
       if (e.includes) includeIndex.remove(versionId, e.includes);
       parsed.delete(versionId);
     }
@@ -166,7 +176,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     }
     const e = entries.get(id);
     if (!e) return undefined;
-    p = toServed(e.name, source.decode(e.doc));
+    p = toServed(e.name, source.decode(docs.get(e)));
     if (keep) {
       parsed.set(id, p);
       if (parsed.size > PARSED_MAX) parsed.delete(parsed.keys().next().value!);
@@ -178,15 +188,15 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
   async function fetchRows(label: string, names?: string[]): Promise<Row[]> {
     if (!entries.size && !names) return source.load(label);
     const ptrs = await source.pointers(label, names);
-    const docs = new Map<number, string>();
+    const read = new Map<number, string>();
     // Entries held now may be released while the documents load: look again after.
     for (let round = 0; round < 2; round++) {
-      const missing = [...new Set(ptrs.filter((p) => !entries.has(p.versionId) && !docs.has(p.versionId)).map((p) => p.versionId))];
+      const missing = [...new Set(ptrs.filter((p) => !entries.has(p.versionId) && !read.has(p.versionId)).map((p) => p.versionId))];
       if (!missing.length) break;
-      for (const [id, doc] of await source.docs(missing)) docs.set(id, doc);
+      for (const [id, doc] of await source.docs(missing)) read.set(id, doc);
     }
     return ptrs.flatMap((p) => {
-      const doc = docs.get(p.versionId) ?? entries.get(p.versionId)?.doc;
+      const doc = read.get(p.versionId) ?? docOf(p.versionId);
       return doc === undefined ? [] : [{ ...p, doc }];
     });
   }
@@ -198,6 +208,9 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     for (const r of fresh) retain(r.versionId, r.name, r.doc);
     const changed: ChangedPrompt[] = [];
     const list = [...names];
+    // Many names at once: through the index's Map (unless the view's load has it open already).
+    const bulk = list.length > 64 && !v.byName.opened;
+    if (bulk) v.byName.open();
     for (const name of list) {
       const prev = v.byName.get(name);
       const next = byName.get(name);
@@ -211,8 +224,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       const tagsMoved = prevTags.join(',') !== nextTags.join(',');
       if (prev !== next?.versionId || tagsMoved) changed.push({ name, tags: [...new Set([...prevTags, ...nextTags])] });
     }
-    if (list.length > 64) v.sorted = [...v.byName.keys()].sort(compareNames);
-    else for (const n of list) place(v.sorted, n, v.byName.has(n));
+    if (bulk) v.byName.close();
     return changed;
   }
 
@@ -314,7 +326,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
 
   function stateOf(label: string): ViewState {
     let v = views.get(label);
-    if (!v) views.set(label, (v = { label, byName: new Map(), tags: new Map(), sorted: [] }));
+    if (!v) views.set(label, (v = { label, byName: new NameIndex(), tags: new Map() }));
     return v;
   }
 
@@ -330,19 +342,27 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       follow();
       // Changes that arrive while the batches load are applied by onEvents from a
       // newer read; the (possibly older) batch row of such a name is skipped.
-      v.changedWhileLoading = new Set();
-      const rows = await fetchRows(v.label);
-      const skip = v.changedWhileLoading;
-      v.changedWhileLoading = undefined;
-      const keep = rows.filter((r) => !skip.has(r.name));
-      for (const r of keep) retain(r.versionId, r.name, r.doc);
-      for (const r of keep) {
-        const prev = v.byName.get(r.name);
-        v.byName.set(r.name, r.versionId);
-        if (r.tags.length) v.tags.set(r.name, r.tags);
-        if (prev !== undefined) release(prev);
+      const skip = (v.changedWhileLoading = new Set());
+      v.byName.open();
+      const take = (rows: Row[]) => {
+        const keep = rows.filter((r) => !skip.has(r.name));
+        for (const r of keep) retain(r.versionId, r.name, r.doc);
+        for (const r of keep) {
+          const prev = v.byName.get(r.name);
+          v.byName.set(r.name, r.versionId);
+          if (r.tags.length) v.tags.set(r.name, r.tags);
+          if (prev !== undefined) release(prev);
+        }
+      };
+      try {
+        // The first view streams: each batch's documents go into the arena and their strings
+        // become garbage at once, instead of 100k strings living until the last batch.
+        if (!entries.size) await source.loadEach(v.label, take);
+        else take(await fetchRows(v.label));
+      } finally {
+        v.changedWhileLoading = undefined;
+        v.byName.close();
       }
-      v.sorted = [...v.byName.keys()].sort(compareNames);
     })();
     return v.loaded;
   }
@@ -352,16 +372,17 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     return {
       label,
       ready: () => readyView(v),
-      size: () => v.sorted.length,
+      size: () => v.byName.names.length,
       list(opts) {
         const after = opts.cursor !== undefined ? cursors.decode<string>('mcp-prompts', opts.cursor) : undefined;
-        const start = after === undefined ? 0 : upperBound(v.sorted, after);
+        const sorted = v.byName.names;
+        const start = after === undefined ? 0 : upperBound(sorted, after);
         if (opts.tags) {
           // A scoped page walks the names until it has `limit` in scope (and one more, to know there are more).
           const names: string[] = [];
           let more = false;
-          for (let i = start; i < v.sorted.length; i++) {
-            const n = v.sorted[i]!;
+          for (let i = start; i < sorted.length; i++) {
+            const n = sorted[i]!;
             if (!tagsInScope(opts, v.tags.get(n) ?? NO_TAGS)) continue;
             if (names.length === opts.limit) {
               more = true;
@@ -372,9 +393,9 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
           const prompts = names.map((n) => get(v, n, false)!).filter(Boolean);
           return { prompts, ...(more && names.length ? { nextCursor: cursors.encode('mcp-prompts', names.at(-1)) } : {}) };
         }
-        const names = v.sorted.slice(start, start + opts.limit);
+        const names = sorted.slice(start, start + opts.limit);
         const prompts = names.map((n) => get(v, n, false)!).filter(Boolean);
-        const more = start + opts.limit < v.sorted.length;
+        const more = start + opts.limit < sorted.length;
         return { prompts, ...(more && names.length ? { nextCursor: cursors.encode('mcp-prompts', names.at(-1)) } : {}) };
       },
       search(opts) {
@@ -382,13 +403,14 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
         const after = opts.cursor !== undefined ? cursors.decode<string>('mcp-prompts', opts.cursor) : undefined;
         const hits: ServedPrompt[] = [];
         let examined = 0;
-        let i = after === undefined ? 0 : upperBound(v.sorted, after);
-        for (; i < v.sorted.length && examined < opts.scan; i++) {
-          const n = v.sorted[i]!;
+        const sorted = v.byName.names;
+        let i = after === undefined ? 0 : upperBound(sorted, after);
+        for (; i < sorted.length && examined < opts.scan; i++) {
+          const n = sorted[i]!;
           if (opts.tags && !tagsInScope(opts, v.tags.get(n) ?? NO_TAGS)) continue;
           examined++;
           // The raw document first: only a prompt that may match is parsed.
-          const doc = entries.get(v.byName.get(n)!)?.doc;
+          const doc = docOf(v.byName.get(n)!);
           if (doc === undefined || !m.mayMatch(n, doc)) continue;
           const p = get(v, n, false);
           if (p && m.matches(p)) hits.push(p);
@@ -397,7 +419,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
             break;
           }
         }
-        return { prompts: hits, ...(i < v.sorted.length && i > 0 ? { nextCursor: cursors.encode('mcp-prompts', v.sorted[i - 1]) } : {}) };
+        return { prompts: hits, ...(i < sorted.length && i > 0 ? { nextCursor: cursors.encode('mcp-prompts', sorted[i - 1]) } : {}) };
       },
       find: (name) => get(v, name),
       tagsOf: (name) => (v.byName.has(name) ? (v.tags.get(name) ?? NO_TAGS) : undefined),
@@ -458,7 +480,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       return () => listeners.delete(fn);
     },
     /** What is held in memory, for benchmarks and diagnostics. */
-    stats: () => ({ views: views.size, versions: entries.size, parsed: parsed.size, listeners: listeners.size }),
+    stats: () => ({ views: views.size, versions: entries.size, parsed: parsed.size, listeners: listeners.size, docs: docs.stats() }),
     size: () => production.size(),
     list: (opts: { cursor?: string; limit: number }) => production.list(opts),
     find: (name: string) => production.find(name),
@@ -503,9 +525,6 @@ export function scopedView(view: CatalogView, scope: Pick<McpScope, 'tags'> | nu
   };
 }
 
-// Byte-wise comparison, matching SQL's ordering of the same names.
-const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 const PARSED_MAX = 5_000;
 const NO_TAGS: readonly string[] = Object.freeze([]);
 
@@ -515,25 +534,6 @@ interface Row {
   tags: string[];
   /** the version as the store's compact document (ServedSource.decode reads it) */
   doc: string;
-}
-
-// A few names change per write: splice them in and out instead of sorting 100k names.
-function place(sorted: string[], name: string, present: boolean) {
-  const i = lowerBound(sorted, name);
-  if (sorted[i] === name) {
-    if (!present) sorted.splice(i, 1);
-  } else if (present) sorted.splice(i, 0, name);
-}
-
-function lowerBound(arr: string[], key: string): number {
-  let lo = 0;
-  let hi = arr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (arr[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function upperBound(arr: string[], key: string): number {

@@ -392,6 +392,11 @@ export interface ServedPointer {
 export interface ServedSource {
   /** The view's prompts with their documents (every one, or the named ones), in name order. */
   load(label: string, names?: string[]): Promise<(ServedPointer & { doc: string })[]>;
+  /**
+   * Every prompt of the view with its document, in name order, handed to `each` a
+   * batch at a time: what the caller does not keep can be collected while the rest loads.
+   */
+  loadEach(label: string, each: (batch: (ServedPointer & { doc: string })[]) => void): Promise<void>;
   /** The view's pointers only (every one, or the named ones), in name order. */
   pointers(label: string, names?: string[]): Promise<ServedPointer[]>;
   /** Documents of these versions. */

@@ -20,7 +20,9 @@ export function benchStatsApp(counts: BenchCounts): Hono {
     compactHeapOnce();
     const m = process.memoryUsage();
     const snapshot = c.req.query('snapshot') === '1' ? v8.writeHeapSnapshot(path.join(os.tmpdir(), `promptd-${process.pid}-${Date.now()}.heapsnapshot`)) : undefined;
-    return c.json({ rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, ...counts(), ...(snapshot ? { snapshot } : {}) });
+    // Per V8 space, committed vs used: where the heap's committed-but-unused pages are.
+    const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((x) => [x.space_name, { size: x.space_size, used: x.space_used_size }]));
+    return c.json({ rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, spaces, ...counts(), ...(snapshot ? { snapshot } : {}) });
   });
   return app;
 }

@@ -91,7 +91,7 @@ const versionRow = ([number, title, description, icons, note, author, createdAt,
 
 export function servedSource(models: Models, dialect: Dialect): ServedSource {
   const ph = dialect.sql.param;
-  async function rows(label: string, names: string[] | undefined, withDoc: boolean): Promise<Row[]> {
+  async function rows(label: string, names: string[] | undefined, withDoc: boolean, each?: (batch: Row[]) => void): Promise<Row[]> {
     const out: Row[] = [];
     const query = async (filter: (n: number) => string, extra: unknown[], suffix = '') => {
       const q = viewSql(dialect, label, filter, withDoc);
@@ -106,7 +106,10 @@ export function servedSource(models: Models, dialect: Dialect): ServedSource {
       for (let after: string | undefined; ; ) {
         const from = after;
         const batch = await query((n) => (from === undefined ? '1 = 1' : `p."name" > ${ph(n)}`), from === undefined ? [] : [from], ` LIMIT ${LOAD_BATCH}`);
-        for (const r of batch) out.push(r);
+        if (each) {
+          for (const r of batch) r.versionId = Number(r.versionId);
+          each(batch);
+        } else for (const r of batch) out.push(r);
         if (batch.length < LOAD_BATCH) break;
         after = batch.at(-1)!.name;
       }
@@ -117,6 +120,9 @@ export function servedSource(models: Models, dialect: Dialect): ServedSource {
   const tagsOf = (t: string) => (t === '[]' ? NO_TAGS : (JSON.parse(t) as string[]));
   return {
     load: async (label, names) => (await rows(label, names, true)).map(({ name, versionId, tags, doc }) => ({ name, versionId, tags: tagsOf(tags), doc })),
+    async loadEach(label, each) {
+      await rows(label, undefined, true, (batch) => each(batch.map(({ name, versionId, tags, doc }) => ({ name, versionId, tags: tagsOf(tags), doc }))));
+    },
     pointers: async (label, names) => (await rows(label, names, false)).map(({ name, versionId, tags }) => ({ name, versionId, tags: tagsOf(tags) })),
     async docs(ids) {
       const out = new Map<number, string>();
