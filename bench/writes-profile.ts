@@ -5,6 +5,7 @@
 // self time grouped by layer. One write's statements are printed in order.
 //
 //   npx tsx bench/writes-profile.ts [sqlite|pg] [writes=300] [writers=1]
+// WPROF_ROOT=<another checkout, built> runs that checkout's dist/ instead (an A/B in one run).
 import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -46,8 +47,9 @@ pg.Client.prototype.query = function (this: unknown, ...a: unknown[]) {
 const temp = kind === 'pg' ? await createTempPg() : null;
 if (kind === 'pg' && !temp) throw new Error('no PostgreSQL');
 const databaseUrl = temp?.url ?? `file:${path.join(tempDir('promptd-wprof-'), 'w.db')}`;
-const { startServer } = (await import(pathToFileURL(path.join(ROOT, 'dist', 'server.js')).href)) as typeof import('../src/server.js');
-const { createLogger } = (await import(pathToFileURL(path.join(ROOT, 'dist', 'logger.js')).href)) as typeof import('../src/logger.js');
+const dist = path.join(process.env.WPROF_ROOT ?? ROOT, 'dist');
+const { startServer } = (await import(pathToFileURL(path.join(dist, 'server.js')).href)) as typeof import('../src/server.js');
+const { createLogger } = (await import(pathToFileURL(path.join(dist, 'logger.js')).href)) as typeof import('../src/logger.js');
 const server = await startServer({ databaseUrl, adminToken: ADMIN_TOKEN, port: 0, seed: false, logger: createLogger('warn') });
 const base = server.url.replace(/\/$/, '');
 const post = async (p: string, body: unknown) => {
@@ -127,6 +129,7 @@ p.samples.forEach((id, k) => {
 console.log(`\n${kind}, ${writers} writer(s), ${done} writes: ${((done / wall) * 1000).toFixed(0)} writes/s in this process (client included)`);
 console.log(`statements per write (post-commit work included): ${(statements / done).toFixed(1)} (+ ${polls} change-marker polls in ${(wall / 1000).toFixed(1)} s)`);
 console.log(`CPU per write (server + bench client, one process): ${((cpu.user + cpu.system) / 1000 / done).toFixed(2)} ms (user ${(cpu.user / 1000 / done).toFixed(2)}, system ${(cpu.system / 1000 / done).toFixed(2)})`);
+console.log(`RESULT ${JSON.stringify({ root: process.env.WPROF_ROOT ?? 'this', kind, writers, writesPerSecond: Math.round((done / wall) * 1000), statementsPerWrite: +(statements / done).toFixed(1), cpuMsPerWrite: +((cpu.user + cpu.system) / 1000 / done).toFixed(2) })}`);
 console.log(`\nprofile self time per write by layer (ms; idle = waiting):`);
 for (const [l, ms] of [...self].sort((a, b) => b[1] - a[1])) if (ms / total > 0.005) console.log(`  ${(ms / done).toFixed(3).padStart(7)}  ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${l}`);
 console.log(`\ntop functions (self ms per write):`);

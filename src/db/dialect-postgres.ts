@@ -136,7 +136,8 @@ export const postgresDialect: Dialect = {
         return conn;
       },
     };
-    const client: PgClientType = new PgClient({ adapter });
+    // errorFormat minimal: no stack trace captured per query (see dialect-sqlite.ts).
+    const client: PgClientType = new PgClient({ adapter, errorFormat: 'minimal' });
     const max = adapterPoolMax(url, opts ?? {});
     const poolStats = () => (pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max } : { total: 0, idle: 0, waiting: 0, max });
     // The repositories are typed against the SQLite client's declarations (src/db/prisma.ts);

@@ -77,7 +77,7 @@ describe(`8 concurrent writers through the prompt service (${TEST_DB})`, () => {
     );
     for (const [k, out] of results.entries()) {
       expect(out.filter((_, i) => i % 2 === 0)).toEqual(Array.from({ length: 10 }, (_, i) => String(i + 2)));
-      expect(out.filter((_, i) => i % 2 === 1)).toEqual(Array.from({ length: 10 }, (_, i) => (i % 3 === 0 && i > 0 ? 'precondition_failed' : 'ok')), `writer ${k}`);
+      expect(out.filter((_, i) => i % 2 === 1), `writer ${k}`).toEqual(Array.from({ length: 10 }, (_, i) => (i % 3 === 0 && i > 0 ? 'precondition_failed' : 'ok')));
     }
     const list = await core.prompts.listVersions(shared, { limit: 200 });
     const numbers = list.items.map((x) => x.version).sort((a, b) => a - b);
