@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/core/index.js';
 import { migrateDatabase } from '../../src/db/create-db.js';
 import { openStore, type DbStore } from '../../src/db/store.js';
+import { createGroupWriter } from '../../src/db/repositories/tx.js';
 import { actor, coreOn, TEST_DB, tempDbUrl, type TestCore } from '../helpers/db.js';
 
 const event = (key: string) => ({ actor: 'test', action: 'probe', entity: 'token' as const, entityKey: key });
@@ -32,6 +33,37 @@ describe(`group commit (${TEST_DB})`, () => {
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual(['a', 'b is stale', 'c', 'd broke', 'e']);
     expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'precondition_failed' });
     expect(await Promise.all(['g-a', 'g-b', 'g-c', 'g-d', 'g-e'].map(probes))).toEqual([1, 0, 1, 0, 1]);
+  });
+
+  it('a writer that waited past the limit is refused (503) without running; the others run, in order', async () => {
+    let clock = 0;
+    const write = createGroupWriter(store.db, { queueMaxWaitMs: 1_000, now: () => clock });
+    const ran: string[] = [];
+    let release: (() => void) | undefined;
+    const first = write(() => new Promise<void>((r) => (release = () => (ran.push('first'), r()))));
+    while (!release) await new Promise((r) => setImmediate(r)); // the first group is running
+    const second = write(async () => void ran.push('second'));
+    clock += 1_500; // the first write takes long: the second waits past its limit
+    const third = write(async () => void ran.push('third'));
+    const fourth = write(async () => void ran.push('fourth'));
+    release();
+    await first;
+    await expect(second).rejects.toMatchObject({ code: 'unavailable' });
+    await Promise.all([third, fourth]);
+    expect(ran).toEqual(['first', 'third', 'fourth']);
+  });
+
+  it.runIf(TEST_DB === 'postgres')('writers started together share one transaction: the second sees the first’s write, other connections do not yet', async () => {
+    const seen = await Promise.all([
+      store.write(async (tx) => { await tx.events.append([event('s-a')]); return 0; }),
+      store.write(async (tx) => {
+        const inside = (await tx.events.after(0, 10_000)).some((e) => e.entityKey === 's-a');
+        const outside = await probes('s-a'); // another pooled connection
+        return [inside, outside];
+      }),
+    ]);
+    expect(seen[1]).toEqual([true, 0]);
+    expect(await probes('s-a')).toBe(1);
   });
 
   it('a retryable failure of one writer runs the whole group again; each write lands once', async () => {
