@@ -31,12 +31,19 @@ const note = (sql: unknown) => {
   if (trace) trace.push(String(typeof sql === 'object' && sql ? ((sql as { text?: string }).text ?? '') : sql).replace(/\s+/g, ' ').slice(0, 160));
 };
 const require = createRequire(path.join(ROOT, 'package.json'));
-const Sqlite = require('better-sqlite3') as { prototype: { prepare(sql: string): unknown } };
-const prepare = Sqlite.prototype.prepare;
-Sqlite.prototype.prepare = function (this: unknown, sql: string) {
-  note(sql);
-  return prepare.call(this, sql);
-};
+// Executions, not prepares: promptd keeps compiled SQLite statements (src/db/sqlite-statement-cache.ts).
+type Runs = Record<'run' | 'all' | 'get', (this: { source: string }, ...a: unknown[]) => unknown>;
+const Sqlite = require('better-sqlite3') as new (f: string) => { prepare(sql: string): object; close(): void };
+const probe = new Sqlite(':memory:');
+const statementProto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Runs;
+probe.close();
+for (const m of ['run', 'all', 'get'] as const) {
+  const original = statementProto[m];
+  statementProto[m] = function (this: { source: string }, ...a: unknown[]) {
+    note(this.source);
+    return original.apply(this, a);
+  };
+}
 const pg = require('pg') as { Client: { prototype: { query(...a: unknown[]): unknown } } };
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: unknown, ...a: unknown[]) {
