@@ -56,6 +56,8 @@ export interface NewChangeEvent {
 
 export interface NewVersion {
   promptId: number;
+  /** the prompt's name, when the writer knows it (saves reading it back for the search text) */
+  name?: string;
   number: number;
   input: VersionInput;
   author: string;
@@ -124,10 +126,12 @@ export interface PromptRepository {
   insertPrompts(items: { name: string; latestVersion: number }[], at: Date): Promise<Map<string, number>>;
   /**
    * Raises latestVersion by `by` and bumps the revision, only if `expect` still holds.
-   * False when it does not (or the prompt is gone).
+   * The prompt's head as the update left it; null when `expect` does not hold (or the prompt is gone).
    */
-  bumpLatest(name: string, by: number, expect: { latest?: number; revision?: number }): Promise<boolean>;
+  bumpLatest(name: string, by: number, expect: { latest?: number; revision?: number }, at?: Date): Promise<PromptHead | null>;
   insertVersions(versions: NewVersion[], resourceIds: Map<string, number>, at: Date): Promise<void>;
+  /** A version just inserted, exactly as version() would read it back (no query). */
+  storedVersion(version: NewVersion, at: Date): Version;
   /** Of these (prompt, number) pairs, the ones that exist, as `${promptId}:${number}`. */
   existingVersions(pairs: { promptId: number; number: number }[]): Promise<Set<string>>;
   rename(id: number, name: string): Promise<void>;

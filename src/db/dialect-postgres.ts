@@ -143,7 +143,8 @@ export const postgresDialect: Dialect = {
         return conn;
       },
     };
-    const client: PgClientType = new PgClient({ adapter });
+    // errorFormat minimal: no stack trace captured per query (see dialect-sqlite.ts).
+    const client: PgClientType = new PgClient({ adapter, errorFormat: 'minimal' });
     const max = adapterPoolMax(url, opts ?? {});
     const poolStats = () => (pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max } : { total: 0, idle: 0, waiting: 0, max });
     // The repositories are typed against the SQLite client's declarations (src/db/prisma.ts);
@@ -161,12 +162,14 @@ export const postgresDialect: Dialect = {
 
   // Writers commit one at a time, so change-log ids become visible in id order and a
   // follower reading `id > last` never skips a late commit.
+  // The commit notification is queued in the same round trip: a NOTIFY is delivered to
+  // every LISTENing instance when (and only if) the transaction commits, wherever in
+  // the transaction it was sent, so it need not be the last statement.
   async takeWriteLock(tx: Tx) {
-    await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
+    await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY}), pg_notify('${CHANGE_CHANNEL}', '')`);
   },
-  // Delivered to every LISTENing instance when (and only if) the transaction commits.
-  async notifyOnCommit(tx: Tx) {
-    await tx.$executeRawUnsafe(`SELECT pg_notify('${CHANGE_CHANNEL}', '')`);
+  async notifyOnCommit() {
+    // Sent with the lock (above).
   },
   async changeMarker(models: Models) {
     return (await models.changeEvent.findFirst({ orderBy: { id: 'desc' }, select: { id: true } }))?.id ?? 0;

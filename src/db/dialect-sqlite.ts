@@ -6,6 +6,7 @@ import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { messagesOf, type AdapterOptions, type Dialect } from './dialect.js';
 import { Prisma, SqliteClient, type Models, type Tx } from './prisma.js';
 import { projectRoot } from './paths.js';
+import { cacheStatements } from './sqlite-statement-cache.js';
 
 export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 
@@ -105,7 +106,18 @@ export const sqliteDialect: Dialect = {
     // Never the directory here (see adapterFactory); the file only when this open may create it.
     const o = opts?.sqlite ?? {};
     sqliteDialect.secureFiles(url, { createFile: !o.mustExist && !o.readOnly && !o.immutable });
-    const client = new SqliteClient({ adapter: adapterFactory(url, opts) });
+    // errorFormat minimal: otherwise every query captures a stack trace (new Error()) for
+    // the call site of a possible error message, a sixth of a version write's CPU
+    // (bench/writes-profile.ts); our errors are translated to domain errors anyway.
+    const factory = adapterFactory(url, opts);
+    const connect = factory.connect.bind(factory);
+    // Compiled statements kept per connection (sqlite-statement-cache.ts).
+    factory.connect = async () => {
+      const adapter = await connect();
+      cacheStatements((adapter as unknown as { client: Parameters<typeof cacheStatements>[0] }).client);
+      return adapter;
+    };
+    const client = new SqliteClient({ adapter: factory, errorFormat: 'minimal' });
     // WAL lets a `promptd mcp` stdio process read while `promptd serve` writes;
     // the mode is stored in the file, so setting it once per open is enough.
     if (!opts?.sqlite?.readOnly && !opts?.sqlite?.immutable) await client.$queryRawUnsafe('PRAGMA journal_mode = WAL');

@@ -15,7 +15,7 @@ import { usageRepository } from './repositories/usage-repo.js';
 import { servedSource } from './repositories/served-repo.js';
 import { readOrCreateSetting } from './repositories/settings-repo.js';
 import { loadImportHashes, promptRevisions, saveImportHashes } from './repositories/import-hashes-repo.js';
-import { createWriteQueue, writeTx, type WriteTxOptions } from './repositories/tx.js';
+import { createGroupWriter, type WriteTxOptions } from './repositories/tx.js';
 
 export function repositories(tx: Tx, dialect: Dialect): Repositories {
   return {
@@ -36,7 +36,7 @@ export interface DbStore extends Store {
 }
 
 export function createStore(db: Db, opts: WriteTxOptions & { readOnly?: boolean } = {}): DbStore {
-  const queue = createWriteQueue({ maxWaitMs: opts.queueMaxWaitMs });
+  const writer = createGroupWriter(db, opts);
   const read = repositories(db.prisma, db.dialect);
   return {
     db,
@@ -44,7 +44,7 @@ export function createStore(db: Db, opts: WriteTxOptions & { readOnly?: boolean 
     displayUrl: db.dialect.displayUrl(db.url),
     readOnly: Boolean(opts.readOnly),
     read,
-    write: (fn) => queue(() => writeTx(db, (tx) => fn(repositories(tx, db.dialect)), opts)),
+    write: (fn) => writer((tx) => fn(repositories(tx, db.dialect))),
     served: servedSource(db.prisma, db.dialect),
     changeMarker: () => db.dialect.changeMarker(db.prisma),
     pollMs: db.dialect.pollMs,
@@ -66,7 +66,7 @@ export function createStore(db: Db, opts: WriteTxOptions & { readOnly?: boolean 
     promptRevisions: (names) => promptRevisions(db.prisma, names),
     async saveImportHashes(root, rows, drop) {
       if (opts.readOnly || (!rows.length && !drop.length)) return;
-      await queue(() => writeTx(db, (tx) => saveImportHashes(tx, root, rows, drop), opts));
+      await writer((tx) => saveImportHashes(tx, root, rows, drop));
     },
     async ping() {
       await db.prisma.$queryRawUnsafe('SELECT 1');

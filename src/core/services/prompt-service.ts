@@ -123,10 +123,11 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
     async createVersion(name: string, input: VersionInput, actor: Actor, opts: { ifMatch?: string } = {}): Promise<VersionCreated> {
       const expected = opts.ifMatch !== undefined ? parseEtag(opts.ifMatch) : undefined;
       const result = await store.write(async (tx) => {
-        const [w] = await writeVersions(tx, [{ name, mode: 'append', versions: [input], expect: expected !== undefined ? { revision: expected } : undefined, activate: input.activate ? 'newest' : undefined, force: input.force }], actor, new Date(), policy);
-        const number = w!.created[0]!;
-        // Read in the same transaction: another writer cannot slip in between.
-        return { created: (await tx.prompts.version(name, number))!, etag: etagOf((await tx.prompts.head(name))!) };
+        const at = new Date();
+        const [w] = await writeVersions(tx, [{ name, mode: 'append', versions: [input], expect: expected !== undefined ? { revision: expected } : undefined, activate: input.activate ? 'newest' : undefined, force: input.force }], actor, at, policy);
+        // From this transaction's own writes: the version as stored, the revision it left.
+        const created = tx.prompts.storedVersion({ promptId: 0, name, number: w!.created[0]!, input, author: actor.name }, at);
+        return { created, etag: etagOf({ name, revision: w!.revision }) };
       });
       return committed(result);
     },

@@ -44,6 +44,8 @@ export interface VersionWriteResult {
   created: number[];
   /** whether what is served changed to the requested version */
   activated: boolean;
+  /** the prompt's revision (its ETag) as this write leaves it */
+  revision: number;
 }
 
 export const nameTaken = (name: string) => conflict(`a prompt named "${name}" already exists`, [{ path: 'name', message: 'already exists' }]);
@@ -89,12 +91,16 @@ export async function writeVersions(tx: Repositories, items: VersionWrite[], act
   // conditional UPDATE, so two writers can neither take the same number nor both
   // pass the same expectation.
   const ids = await tx.prompts.insertPrompts(creates.map((i) => ({ name: i.name, latestVersion: i.versions.length })), at);
+  // The bump returns the head it leaves: appends with versions need no read of it.
+  const heads = new Map<string, PromptHead>();
   for (const item of appends) {
     if (!item.versions.length) continue;
-    if (!(await tx.prompts.bumpLatest(item.name, item.versions.length, item.expect ?? {}))) {
+    const bumped = await tx.prompts.bumpLatest(item.name, item.versions.length, item.expect ?? {}, at);
+    if (!bumped) {
       if (!(await tx.prompts.head(item.name))) throw notFound(`prompt "${item.name}"`);
       throw stale(item.name, item.expect);
     }
+    heads.set(item.name, bumped);
   }
   // Validated after numbering, inside the same transaction: a refused version rolls
   // its number back with it, so numbering stays contiguous (test/core/prompt-service.test.ts).
@@ -106,7 +112,8 @@ export async function writeVersions(tx: Repositories, items: VersionWrite[], act
     }
   }
 
-  const heads = await tx.prompts.heads(appends.map((i) => i.name));
+  const unread = appends.filter((i) => !heads.has(i.name)).map((i) => i.name);
+  if (unread.length) for (const [name, h] of await tx.prompts.heads(unread)) heads.set(name, h);
   const headOf = (item: VersionWrite): PromptHead => {
     if (item.mode === 'create') return { id: ids.get(item.name)!, name: item.name, archived: false, latestVersion: item.versions.length, activeVersion: null, revision: 1 };
     const h = heads.get(item.name);
@@ -122,7 +129,7 @@ export async function writeVersions(tx: Repositories, items: VersionWrite[], act
     const first = head.latestVersion - item.versions.length + 1;
     const created = item.versions.map((_, i) => first + i);
     item.versions.forEach((input, i) => {
-      versions.push({ promptId: head.id, number: created[i]!, input, author: actor.name });
+      versions.push({ promptId: head.id, name: item.name, number: created[i]!, input, author: actor.name });
       // A new version changes the `latest` view only (served there unless archived).
       event(item.name, item.mode === 'create' && i === 0 ? 'prompt.created' : 'version.created', !head.archived, { version: created[i], labels: [LATEST] });
     });
@@ -168,5 +175,7 @@ export async function writeVersions(tx: Repositories, items: VersionWrite[], act
   const forced = (await policy.gate?.(tx, gated, policy.protectedLabels)) ?? [];
   moveEvents.forEach((e, i) => Object.assign(e.details!, forcedDetails(forced, i)));
   await tx.events.append(events, at);
-  return plans.map(({ item, created }) => ({ name: item.name, created, activated: activated.has(item) }));
+  // Label moves bump the revision once more per prompt (labels-repo.ts).
+  const moved = new Set(moves.filter((m) => m.from !== m.to).map((m) => m.head.id));
+  return plans.map(({ item, head, created }) => ({ name: item.name, created, activated: activated.has(item), revision: head.revision + (moved.has(head.id) ? 1 : 0) }));
 }

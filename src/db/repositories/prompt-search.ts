@@ -31,6 +31,15 @@ export async function refreshSearchText(tx: Tx, versions: NewVersion[]): Promise
   // One UPDATE per 250 prompts (a CASE on the id, as labels-repo.ts does for the
   // production mirror): one statement per prompt was a tenth of a 10,000-prompt import.
   for (const part of chunks([...newest.keys()], 250)) {
+    const known = part.map((id) => newest.get(id)!);
+    if (known.every((v) => v.name !== undefined)) {
+      // The writer named the prompts (writeVersions does): no read. The "latestVersion"
+      // condition keeps the rule below (only where the written version is the latest).
+      const cases = Prisma.join(known.map((v) => Prisma.sql`WHEN ${v.promptId} THEN CAST(${searchTextOf(v.name!, v.input)} AS TEXT)`), ' ');
+      const latest = Prisma.join(known.map((v) => Prisma.sql`WHEN ${v.promptId} THEN CAST(${v.number} AS INTEGER)`), ' ');
+      await tx.$executeRaw(Prisma.sql`UPDATE "Prompt" SET "searchText" = CASE "id" ${cases} END WHERE "id" IN (${Prisma.join(part)}) AND "latestVersion" = CASE "id" ${latest} END`);
+      continue;
+    }
     const heads = await tx.prompt.findMany({ where: { id: { in: part } }, select: { id: true, name: true, latestVersion: true } });
     const due = heads.filter((h) => newest.get(h.id)!.number === h.latestVersion);
     if (!due.length) continue;

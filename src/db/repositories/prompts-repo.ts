@@ -1,5 +1,5 @@
 // Prompt, version, argument, message and binding rows ↔ domain objects.
-import type { Tx } from '../prisma.js';
+import { Prisma, type Tx } from '../prisma.js';
 import { countPrompts, keyOf, promptPageIds } from './prompt-list.js';
 import { usageRepository } from './usage-repo.js';
 import { refreshSearchText, renamedSearchText } from './prompt-search.js';
@@ -291,6 +291,28 @@ async function insertVersions(tx: Tx, versions: NewVersion[], resourceIds: Map<s
   await refreshSearchText(tx, versions);
 }
 
+/**
+ * The version as findVersion() would read it right after insertVersions(): the same
+ * row data through the same mapping (toVersion), so a write answers without a read.
+ */
+export function storedVersion(v: NewVersion, at: Date): Version {
+  const d = versionCreateData(v.input, new Map());
+  return toVersion({
+    id: 0, promptId: v.promptId, number: v.number, title: d.title, description: d.description, icons: d.icons, note: d.note, author: v.author, createdAt: at, testCases: d.testCases,
+    arguments: d.arguments.create.map((a) => ({ id: 0, versionId: 0, ...a })),
+    messages: d.messages.create.map((m) => {
+      const c = m as { text?: string | null; data?: Uint8Array | null; mimeType?: string | null; includePrompt?: string | null; includeLabel?: string | null; includeVersion?: number | null; includeArguments?: string | null };
+      const b = 'binding' in m && m.binding ? m.binding.create : null;
+      return {
+        id: 0, versionId: 0, position: m.position, role: m.role, type: m.type, annotations: m.annotations,
+        text: c.text ?? null, data: c.data ?? null, mimeType: c.mimeType ?? null,
+        includePrompt: c.includePrompt ?? null, includeLabel: c.includeLabel ?? null, includeVersion: c.includeVersion ?? null, includeArguments: c.includeArguments ?? null,
+        binding: b ? { id: 0, messageId: 0, uri: b.uri, isTemplate: b.isTemplate, resourceId: b.resourceId, allow: b.allow } : null,
+      };
+    }),
+  } as unknown as VersionRow);
+}
+
 export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
   return {
     async head(name) {
@@ -334,14 +356,22 @@ export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
         items.map((i) => [i.name, i.latestVersion, 1, at, at]), ['id', 'name']);
       return new Map(made.map((r) => [r.name, Number(r.id)]));
     },
-    async bumpLatest(name, by, expect) {
-      const bumped = await tx.prompt.updateMany({
-        where: { name, ...live, ...(expect.latest !== undefined ? { latestVersion: expect.latest } : {}), ...(expect.revision !== undefined ? { revision: expect.revision } : {}) },
-        data: { latestVersion: { increment: by }, revision: { increment: 1 } },
-      });
-      return bumped.count > 0;
+    async bumpLatest(name, by, expect, at = new Date()) {
+      // One statement: the conditional update and the head it leaves (RETURNING, SQLite
+      // 3.35+ and PostgreSQL), so a write does not read back what it just wrote.
+      const rows = await tx.$queryRaw<{ id: unknown; name: string; archived: unknown; latestVersion: unknown; revision: unknown; activeVersion: unknown }[]>(Prisma.sql`
+        UPDATE "Prompt" SET "latestVersion" = "latestVersion" + ${by}, "revision" = "revision" + 1, "updatedAt" = ${at}
+        WHERE "name" = ${name} AND "deletedAt" IS NULL
+          ${expect.latest !== undefined ? Prisma.sql`AND "latestVersion" = ${expect.latest}` : Prisma.empty}
+          ${expect.revision !== undefined ? Prisma.sql`AND "revision" = ${expect.revision}` : Prisma.empty}
+        RETURNING "id", "name", "archived", "latestVersion", "revision",
+          (SELECT v."number" FROM "PromptVersion" v WHERE v."id" = "Prompt"."activeVersionId") AS "activeVersion"`);
+      const r = rows[0];
+      if (!r) return null;
+      return { id: Number(r.id), name: r.name, archived: Boolean(Number(r.archived)), latestVersion: Number(r.latestVersion), revision: Number(r.revision), activeVersion: r.activeVersion == null ? null : Number(r.activeVersion) };
     },
     insertVersions: (versions, resourceIds, at) => insertVersions(tx, versions, resourceIds, at),
+    storedVersion: (v, at) => storedVersion(v, at),
     async existingVersions(pairs) {
       const out = new Set<string>();
       for (const part of chunks(pairs)) {

@@ -1,0 +1,44 @@
+// Prisma's better-sqlite3 adapter prepares every query anew (`prepare(sql).bind(args)`),
+// so SQLite compiles the same few dozen statements again on every request: ~10% of a
+// version write's CPU (bench/writes-profile.ts, "native Statement"). This keeps the
+// compiled statements per connection (least recently used out past `max`) and hands
+// the adapter a one-shot view of one: a better-sqlite3 statement can be bound once
+// only, so the arguments are passed per call instead. The adapter uses `reader`,
+// `run()`, `columns()` and `raw().all()` of a bound statement, and `run()` of an
+// unbound one (BEGIN); nothing else calls prepare() on the connection.
+interface Statement {
+  readonly reader: boolean;
+  run(...args: unknown[]): unknown;
+  all(...args: unknown[]): unknown[];
+  columns(): unknown[];
+  raw(on?: boolean): Statement;
+}
+
+interface Connection {
+  prepare(sql: string): unknown;
+}
+
+export function cacheStatements(db: Connection, max = 500): void {
+  const prepare = db.prepare.bind(db) as (sql: string) => Statement;
+  const cache = new Map<string, Statement>();
+  db.prepare = (sql: string) => {
+    let s = cache.get(sql);
+    if (s) cache.delete(sql);
+    else {
+      s = prepare(sql);
+      if (cache.size >= max) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(sql, s);
+    const stmt = s;
+    return {
+      reader: stmt.reader,
+      run: () => stmt.run(),
+      bind: (args: unknown[]) => ({
+        reader: stmt.reader,
+        run: () => stmt.run(args),
+        columns: () => stmt.columns(),
+        raw: () => ({ all: () => stmt.raw(true).all(args) }),
+      }),
+    };
+  };
+}
