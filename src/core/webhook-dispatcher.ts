@@ -76,15 +76,22 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
   const onError = opts.onError ?? (() => {});
   let lastPrune = -Infinity;
   const abort = new AbortController();
+  // Whether an active webhook exists, as the last scan saw it (undefined: unknown). With
+  // none, a write does not wake the dispatcher (that was 4 queries per write); the poll
+  // still runs every pollMs, and any webhook event of the change log (any instance's)
+  // makes it unknown again.
+  let hooksActive: boolean | undefined;
 
   /** Matches one batch of new change events; returns how many it looked at. */
   async function scan(): Promise<number> {
     const [cursor, last] = await Promise.all([store.read.webhooks.cursor(), store.read.events.lastId()]);
     if (cursor !== null && cursor >= last) return 0;
     // Nothing listens: no write at all (a webhook starts after the events of its creation or reactivation anyway).
-    if (!(await store.read.webhooks.active()).length) return 0;
+    hooksActive = (await store.read.webhooks.active()).length > 0;
+    if (!hooksActive) return 0;
     return store.write(async (tx) => {
       const hooks = await tx.webhooks.active();
+      hooksActive = hooks.length > 0;
       if (!hooks.length) return 0;
       // Events up to the oldest active webhook's start can match none of them.
       const from = Math.max((await tx.webhooks.cursor()) ?? 0, Math.min(...hooks.map((h) => h.sinceEventId)));
@@ -209,8 +216,15 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
     start() {
       if (started || stopped) return;
       started = true;
-      unsubscribe = opts.feed?.subscribe(() => wake());
+      unsubscribe = opts.feed?.subscribe((events) => {
+        if (events.some((e) => e.entity === 'webhook')) hooksActive = undefined;
+        if (hooksActive !== false) wake();
+      });
       wake();
+    },
+    /** Resolves once no pass is running. */
+    async idle() {
+      while (running) await running;
     },
     /** Stops; in-flight sends are abandoned (their claims expire and they are retried). */
     async stop() {

@@ -204,6 +204,33 @@ describe(`dispatcher (${TEST_DB})`, () => {
     expect(rx.requests.map((r) => bodyOf(r).key)).toEqual(['loud']);
   });
 
+  it('without an active webhook a write wakes nothing (no queries per write); a new webhook hears the next write', async () => {
+    let cursorReads = 0;
+    const hooks = main.store.read.webhooks;
+    const webhooks = new Proxy(hooks, { get: (o, k) => (k === 'cursor' ? () => (cursorReads++, o.cursor()) : Reflect.get(o, k)) });
+    // Only the change feed wakes it here: the poll is an hour away.
+    const d = createWebhookDispatcher({ store: { ...main.store, read: { ...main.store.read, webhooks } }, feed: main.core.feed, now, allowPrivate: true, pollMs: 3_600_000 });
+    d.start();
+    try {
+      await main.core.prompts.create(prompt('idle-1'), actor);
+      await main.core.feed.poke();
+      await d.idle();
+      const before = cursorReads;
+      for (const n of ['idle-2', 'idle-3', 'idle-4']) await main.core.prompts.create(prompt(n), actor);
+      await main.core.feed.poke();
+      await d.idle();
+      expect(cursorReads).toBe(before);
+      // Creating a webhook is a webhook event of the change log: writes wake the dispatcher again.
+      await main.core.webhooks.create({ url: rx.url, events: ['prompt.created'] }, actor);
+      await main.core.prompts.create(prompt('heard'), actor);
+      await rx.received(1);
+      expect(rx.requests.map((r) => bodyOf(r).key)).toEqual(['heard']);
+      expect(cursorReads).toBeGreaterThan(before);
+    } finally {
+      await d.stop();
+    }
+  });
+
   it('after a restart, events committed while no dispatcher ran are delivered, and an abandoned claim is retried after its lease', async () => {
     const { webhook } = await main.core.webhooks.create({ url: rx.url, events: ['prompt.created'] }, actor);
     await dispatcherOn(main).tick();
