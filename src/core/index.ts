@@ -78,7 +78,7 @@ export async function createCore(opts: CoreOptions) {
   await feed.start();
   const prompts = createPromptService({ store, cursors, feed, resolver, policy, includes: (label) => catalog.includes(label), bin: { retentionDays: opts.deletedRetentionDays ?? retentionFromEnv(), now: opts.now } });
   const tokenUse = createTokenUseLog({ store, now: opts.now, onError: opts.onError });
-  const tokens = createTokenService({ store, envToken: opts.adminToken, now: opts.now, onError: opts.onError, uses: tokenUse });
+  const tokens = createTokenService({ store, envToken: opts.adminToken, now: opts.now, onError: opts.onError, uses: tokenUse, feed });
   const clock = opts.now ? () => opts.now!().getTime() : () => Date.now();
   const rateLimits = await createRateLimitSettings({ store, feed, now: clock, onError: opts.onError });
   const rateLimiter = createRateLimiter({ limits: rateLimits.current, now: clock, maxBuckets: opts.maxRateBuckets });

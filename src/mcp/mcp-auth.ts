@@ -79,7 +79,7 @@ export function createMcpAuth(opts: McpAuthOptions): McpAuth {
 
   // Whether an MCP client token exists, cached and dropped on every token event of the
   // change log (which follows every instance's writes); a presented token is always
-  // checked against the database, so revocation is immediate everywhere.
+  // checked by core.tokens.authenticateMcp (kept in memory until a token event: docs/access.md).
   const core = opts.core;
   let exists: Promise<boolean> | undefined;
   const unsubscribe = core?.feed.subscribe((events) => {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { conflict, invalid, notFound, formatPath } from '../errors.js';
 import type { Repositories, Store, TokenGrant, TokenRates } from '../ports.js';
 import type { TokenFace, TokenUseLog } from './token-use.js';
+import type { ChangeFeed } from '../change-feed.js';
 import { LabelNameSchema, LATEST, PRODUCTION, TagsSchema, TokenNameSchema, normalizeTags } from '../schemas.js';
 import type { TokenInfo } from '../types.js';
 import { ROLES, type Role } from '../access.js';
@@ -97,7 +98,13 @@ export interface TokenServiceDeps {
   onError?: (e: unknown) => void;
   /** Where authenticated use is noted for the audit (token.used, once per token, face and hour). */
   uses?: Pick<TokenUseLog, 'used'>;
+  /** The change log: its token events (any instance's) drop the MCP tokens kept in memory. */
+  feed?: Pick<ChangeFeed, 'subscribe'>;
 }
+
+/** MCP tokens kept in memory at most this long without a token event (a stalled change feed). */
+export const MCP_TOKEN_CACHE_MS = 60_000;
+const MCP_TOKEN_CACHE_MAX = 1_000;
 
 
 function checkRates(rates: TokenRates): void {
@@ -108,8 +115,24 @@ function checkRates(rates: TokenRates): void {
   if (errors.length) throw invalid(`invalid rate limit: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
 }
 
-export function createTokenService({ store, envToken, now = () => new Date(), onError, uses }: TokenServiceDeps) {
+export function createTokenService({ store, envToken, now = () => new Date(), onError, uses, feed }: TokenServiceDeps) {
   const envDigest = envToken ? sha256(envToken) : undefined;
+  // An MCP client presents its token on every request, and a lookup cost more CPU than
+  // the prompts/get it admits (~200 µs through Prisma against ~150 µs). So valid MCP
+  // tokens are kept by digest, and dropped on every token event of the change log
+  // (updated, revoked: on this instance at once, on others within the feed's
+  // delay) and after MCP_TOKEN_CACHE_MS. `generation` keeps a lookup that raced a
+  // revocation from being kept. Admin tokens are still read on every request.
+  const mcpTokens = new Map<string, { principal: McpTokenPrincipal; at: number }>();
+  let generation = 0;
+  const forgetMcpTokens = () => {
+    generation++;
+    mcpTokens.clear();
+  };
+  feed?.subscribe((events) => {
+    // A new token or a noted use changes no kept token.
+    if (events.some((e) => e.entity === 'token' && e.action !== 'token.used' && e.action !== 'token.created')) forgetMcpTokens();
+  });
   const touched = new Map<number, number>();
   const pending = new Set<Promise<void>>();
 
@@ -146,7 +169,8 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
    * An admin-API token: who it is, its role, and which token it was (null for
    * PROMPTD_ADMIN_TOKEN), so that what a token opened (event streams) can be closed
    * when `token.revoked` names its id. MCP tokens are refused here. Checked against
-   * the database on every call, so revocation is immediate on every instance.
+   * the database on every call, so revocation is immediate on every instance (MCP tokens
+   * are kept in memory: authenticateMcp).
    */
   async function authenticate(token: string | undefined, face?: TokenFace): Promise<Principal | null> {
     if (!token || token.length > 512) return null;
@@ -169,13 +193,27 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
   /** An MCP client token, its scope and rates; admin tokens are refused here. Its use is noted by the MCP face (after the rate limit). */
   async function authenticateMcp(token: string | undefined): Promise<McpTokenPrincipal | null> {
     if (!token || token.length > 512) return null;
-    const row = await store.read.tokens.byHash(sha256(token).toString('hex'));
+    const digest = sha256(token).toString('hex');
+    const t = now().getTime();
+    const kept = mcpTokens.get(digest);
+    if (kept && t - kept.at < MCP_TOKEN_CACHE_MS) {
+      touch(kept.principal.tokenId);
+      return kept.principal;
+    }
+    const seen = generation;
+    const row = await store.read.tokens.byHash(digest);
     if (!row || row.revokedAt || row.kind !== 'mcp' || !row.scope) return null;
     touch(row.id);
-    return {
+    const principal: McpTokenPrincipal = {
       actor: tokenActor(row), tokenId: row.id, tokenName: row.name, kind: 'mcp', scope: row.scope,
       mcpRatePerMinute: row.mcpRatePerMinute, writeRatePerMinute: row.writeRatePerMinute,
     };
+    if (seen === generation) {
+      mcpTokens.delete(digest);
+      if (mcpTokens.size >= MCP_TOKEN_CACHE_MAX) mcpTokens.delete(mcpTokens.keys().next().value!);
+      mcpTokens.set(digest, { principal, at: t });
+    }
+    return principal;
   }
 
   return {
@@ -204,7 +242,7 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
         const changed = Object.fromEntries(RATE_FIELDS.filter((k) => rates[k] !== undefined).map((k) => [k, { from: row[k], to: updated[k] }]));
         await tx.events.append([{ actor, action: 'token.updated', entity: 'token', entityKey: String(id), details: { name: row.name, tokenId: id, ...changed } }]);
         return updated;
-      });
+      }).finally(forgetMcpTokens);
     },
     /**
      * The first-run admin token: created only when no token is active, under the write
@@ -248,7 +286,7 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
         const updated = await tx.tokens.revoke(row.id, now());
         await tx.events.append([{ actor, action: 'token.revoked', entity: 'token', entityKey: String(row.id), details: { name: row.name, tokenId: row.id } }]);
         return updated;
-      });
+      }).finally(forgetMcpTokens);
     },
     /** Returns the actor name for a valid admin-API token, or null. Checked against the database on every call, so revocation is immediate. */
     async verify(token: string | undefined): Promise<string | null> {
