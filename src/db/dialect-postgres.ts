@@ -188,5 +188,6 @@ export const postgresDialect: Dialect = {
     jsonAgg: (expr, order) => `COALESCE(json_agg(${expr} ORDER BY ${order}), '[]'::json)`,
     hex: (column) => `encode(${column}, 'hex')`,
     jsonText: '::text',
+    noIndex: (expr: string) => expr,
   },
 };

@@ -164,5 +164,6 @@ export const sqliteDialect: Dialect = {
     jsonAgg: (expr, order) => `json(json_group_array(${expr} ORDER BY ${order}))`,
     hex: (column) => `hex(${column})`,
     jsonText: '',
+    noIndex: (expr: string) => `+${expr}`,
   },
 };

@@ -103,6 +103,12 @@ export interface Dialect {
     hex(column: string): string;
     /** suffix turning a JSON value into text */
     jsonText: string;
+    /**
+     * `expr` as an operand the planner must not look up by index (SQLite: unary `+`),
+     * so that a listing walks the name index in order and stops at its LIMIT instead of
+     * sorting every row it found through another index; PostgreSQL: unchanged.
+     */
+    noIndex(expr: string): string;
   };
 }
 

@@ -39,18 +39,23 @@ function docSql(d: Dialect): string {
 /**
  * A view's rows: `latest` joins each prompt's newest version, any other label its
  * PromptLabel row (the label is bound parameter 1). Soft-deleted prompts keep their
- * label rows (a restore serves them again) and are left out of every view. `NOT archived` (not
- * `archived = false`) lets SQLite walk the name index, so each batch builds only the
- * documents it returns.
+ * label rows (a restore serves them again) and are left out of every view. SQLite must
+ * walk the name index so that each batch builds only the documents it returns: `NOT
+ * archived` (not `archived = false`), the deletedAt test kept off its index, and for a
+ * label the prompts as the outer loop (CROSS JOIN fixes SQLite's join order; PostgreSQL
+ * plans it as the inner join it is). Through the label's or the deletedAt index SQLite
+ * built and sorted every remaining row's document per batch: the cold start at 100,000
+ * prompts had crept from 1.3 to 2.8 s.
  */
 function viewSql(d: Dialect, label: string, filter: (nextParam: number) => string, withDoc: boolean): { sql: string; params: unknown[] } {
   const latest = label === 'latest';
   const join = latest
     ? `JOIN "PromptVersion" v ON v."promptId" = p."id" AND v."number" = p."latestVersion"`
-    : `JOIN "PromptLabel" l ON l."promptId" = p."id" AND l."name" = ${d.sql.param(1)} JOIN "PromptVersion" v ON v."id" = l."versionId"`;
+    : `CROSS JOIN "PromptLabel" l CROSS JOIN "PromptVersion" v`;
+  const onLabel = latest ? '' : `l."promptId" = p."id" AND l."name" = ${d.sql.param(1)} AND v."id" = l."versionId" AND `;
   const sql = `SELECT p."name" AS "name", v."id" AS "versionId", p."tags" AS "tags"${withDoc ? `, ${docSql(d)} AS "doc"` : ''}
     FROM "Prompt" p ${join}
-    WHERE NOT p."archived" AND p."deletedAt" IS NULL AND ${filter(latest ? 1 : 2)}
+    WHERE ${onLabel}NOT p."archived" AND ${d.sql.noIndex('p."deletedAt"')} IS NULL AND ${filter(latest ? 1 : 2)}
     ORDER BY p."name"`;
   return { sql, params: latest ? [] : [label] };
 }
