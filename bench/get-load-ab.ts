@@ -107,7 +107,8 @@ async function paced(k: number, rate: number, ms: number): Promise<number[]> {
         const due = t0 + (i / sessions) * interval + n * interval;
         if (due >= t0 + ms) break;
         const wait = due - performance.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        // Timers have whole-millisecond resolution and drop the fraction: round up, so no request leaves before its time.
+        if (wait > 0) await new Promise((r) => setTimeout(r, Math.ceil(wait)));
         try {
           const r = await c.request('prompts/get', { name: promptName((i * 7919 + seq++) % count), arguments: { [ARG]: ARG_VALUE } });
           if (r.result === undefined) {
