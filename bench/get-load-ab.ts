@@ -107,8 +107,10 @@ async function paced(k: number, rate: number, ms: number): Promise<number[]> {
         const due = t0 + (i / sessions) * interval + n * interval;
         if (due >= t0 + ms) break;
         const wait = due - performance.now();
-        // Timers have whole-millisecond resolution and drop the fraction: round up, so no request leaves before its time.
+        // Timers count whole milliseconds from the loop's cached clock and can fire a little
+        // early: wait out the rest, so no request leaves before its time.
         if (wait > 0) await new Promise((r) => setTimeout(r, Math.ceil(wait)));
+        while (performance.now() < due) await new Promise((r) => setImmediate(r));
         try {
           const r = await c.request('prompts/get', { name: promptName((i * 7919 + seq++) % count), arguments: { [ARG]: ARG_VALUE } });
           if (r.result === undefined) {
