@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
 import { normaliseDatabaseUrl } from '../db/create-db.js';
 import type { Core } from '../core/index.js';
-import { prepareDatabase, type Access, type PreparedDatabase } from './open-database.js';
+import { prepareDatabase, type Access, type PreparedDatabase } from '../db/prepare-database.js';
 
 export function configFrom(cmd: Command, extra: Partial<Config> = {}): Config {
   const globals = cmd.optsWithGlobals() as { databaseUrl?: string };

@@ -4,7 +4,7 @@
 // file that others can read is left alone (it may be shared on purpose) but
 // reported once per process. Only a caller allowed to create a database asks for the
 // directory (migrateDatabase, reached from serve/migrate/seed or once
-// src/cli/open-database.ts has checked the directory exists); a read never creates the file.
+// src/db/prepare-database.ts has checked the directory exists); a read never creates the file.
 import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 

@@ -18,7 +18,13 @@ interface Connection {
   prepare(sql: string): unknown;
 }
 
-export function cacheStatements(db: Connection, max = 500): void {
+export function cacheStatements(db: Connection | undefined, max = 500): void {
+  // The adapter's connection is not public API (@prisma/adapter-better-sqlite3 keeps it
+  // in `client`): if a new adapter version moves it, refuse to start rather than run uncached
+  // or half-patched.
+  if (typeof db?.prepare !== 'function') {
+    throw new Error('@prisma/adapter-better-sqlite3 no longer exposes its better-sqlite3 connection as `client`: update src/db/sqlite-statement-cache.ts for this adapter version');
+  }
   const prepare = db.prepare.bind(db) as (sql: string) => Statement;
   const cache = new Map<string, Statement>();
   db.prepare = (sql: string) => {

@@ -4,8 +4,8 @@
 // (token list, export, mcp) needs the file and works on one it may not write.
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
-import { describeDatabase, ensureDatabaseDirectory, migrateDatabase, pendingMigrations, sqliteFileOf } from '../db/create-db.js';
-import type { SqliteOpenOptions } from '../db/dialect.js';
+import { describeDatabase, ensureDatabaseDirectory, migrateDatabase, pendingMigrations, sqliteFileOf } from './create-db.js';
+import type { SqliteOpenOptions } from './dialect.js';
 
 export type Access = 'create' | 'write' | 'read';
 
