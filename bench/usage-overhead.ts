@@ -72,7 +72,8 @@ export async function runUsageOverhead(opts: { quick: boolean; log: (s: string) 
   await populate(offUrl, prompts);
   // All sessions come from one address: lift the per-client session cap (default 20).
   const common = { PROMPTD_MCP_SESSIONS_PER_CLIENT: String(sessions * 2) };
-  const on = await startServe(onUrl, { env: { ...common, PROMPTD_USAGE: 'on' } });
+  // BENCH_USAGE_AA=1: both servers with recording off, an A/A run that shows the bias of the setup itself.
+  const on = await startServe(onUrl, { env: { ...common, PROMPTD_USAGE: process.env.BENCH_USAGE_AA === '1' ? 'off' : 'on' } });
   const off = await startServe(offUrl, { env: { ...common, PROMPTD_USAGE: 'off' } }).catch(async (e) => {
     await on.stop();
     throw e;

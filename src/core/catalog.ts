@@ -54,7 +54,8 @@ export interface CatalogView {
   /** The tags of a served prompt; undefined when the view does not serve it. */
   tagsOf(name: string): readonly string[] | undefined;
   find(name: string): ServedPrompt | undefined;
-  render(name: string, args: Record<string, ArgumentValue>): Promise<RenderedPrompt>;
+  /** `served` hears the version rendered once the prompt is found (before its arguments are checked): usage counts it. */
+  render(name: string, args: Record<string, ArgumentValue>, served?: (version: number) => void): Promise<RenderedPrompt>;
   complete(name: string, argument: string, value: string, context?: Record<string, string>): CompletionResult;
 }
 
@@ -423,9 +424,10 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       },
       find: (name) => get(v, name),
       tagsOf: (name) => (v.byName.has(name) ? (v.tags.get(name) ?? NO_TAGS) : undefined),
-      async render(name, args) {
+      async render(name, args, served) {
         const p = get(v, name);
         if (!p) throw new DomainError('not_found', `prompt "${name}" not found: no prompt with that name is served${label === PRODUCTION ? '' : ` under label "${label}"`} (prompts/list shows what is served)`);
+        served?.(p.version.version);
         return renderVersion(name, p.version, args, resolver, includeContext(label));
       },
       complete(name, argument, value, context = {}) {
@@ -484,7 +486,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     size: () => production.size(),
     list: (opts: { cursor?: string; limit: number }) => production.list(opts),
     find: (name: string) => production.find(name),
-    render: (name: string, args: Record<string, ArgumentValue>) => production.render(name, args),
+    render: (name: string, args: Record<string, ArgumentValue>, served?: (version: number) => void) => production.render(name, args, served),
     complete: (name: string, argument: string, value: string, context: Record<string, string> = {}) => production.complete(name, argument, value, context),
   };
 }
@@ -514,9 +516,9 @@ export function scopedView(view: CatalogView, scope: Pick<McpScope, 'tags'> | nu
     search: (opts) => view.search({ ...opts, tags }),
     tagsOf: (name) => (visible(name) ? view.tagsOf(name) : undefined),
     find: (name) => (visible(name) ? view.find(name) : undefined),
-    async render(name, args) {
+    async render(name, args, served) {
       if (!visible(name)) throw absent(name);
-      return view.render(name, args);
+      return view.render(name, args, served);
     },
     complete(name, argument, value, context) {
       if (!visible(name)) throw new DomainError('not_found', `prompt "${name}" not found`);

@@ -92,6 +92,28 @@ export async function shapeContent(c: Obj, version: string, ctx: ShapeContext): 
   return out;
 }
 
+/**
+ * The newest feature each method's result can carry: a session on this version or later
+ * gets that result unchanged (no copy, no await). prompts/get and tools/call carry
+ * content blocks only, so clients on 2025-06-18 (most of them) skip their shaping.
+ */
+const SHAPED_UNTIL = new Map<string, string>(Object.entries({
+  initialize: SINCE.icons,
+  'prompts/list': SINCE.icons,
+  'resources/list': SINCE.icons,
+  'resources/templates/list': SINCE.icons,
+  'resources/read': SINCE.contentMeta,
+  'prompts/get': [SINCE.audio, SINCE.resourceLink, SINCE.contentMeta, SINCE.lastModified].sort().at(-1)!,
+  'tools/list': [SINCE.icons, SINCE.structuredContent, SINCE.toolAnnotations].sort().at(-1)!,
+  'tools/call': [SINCE.structuredContent, SINCE.audio, SINCE.resourceLink, SINCE.contentMeta, SINCE.lastModified].sort().at(-1)!,
+}));
+
+/** Whether a `method` result for a session on `version` may differ from what the core rendered. */
+export const needsShaping = (method: string, version: string): boolean => {
+  const until = SHAPED_UNTIL.get(method);
+  return until !== undefined && !atLeast(version, until);
+};
+
 /** A result of `method` for a session on `version`. */
 export async function shapeResult(method: string, result: Obj, version: string, ctx: ShapeContext): Promise<Obj> {
   switch (method) {
@@ -161,7 +183,7 @@ export function shapeByNegotiatedVersion(transport: Transport, ctx: ShapeContext
         downgrade = version < LATEST_PROTOCOL_VERSION;
         onVersion?.(version);
       }
-      if (downgrade || m.method === 'initialize') pending.set(m.id as string | number, m.method);
+      if (m.method === 'initialize' || (downgrade && needsShaping(m.method, version))) pending.set(m.id as string | number, m.method);
     }
     receive(message, extra);
   };

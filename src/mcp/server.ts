@@ -125,7 +125,7 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
     GetPromptRequestSchema,
     handle(async (req): Promise<GetPromptResult> => {
       await ready();
-      const rendered = await usage.render(req.params.name, () => catalog.render(req.params.name, req.params.arguments ?? {}));
+      const rendered = await usage.render(req.params.name, (served) => catalog.render(req.params.name, req.params.arguments ?? {}, served));
       return { ...rendered };
     }),
   );

@@ -132,7 +132,7 @@ export function registerTools(server: Server, { core, catalog = core.catalog.vie
       values[k] = v;
     }
     try {
-      const rendered = usage ? await usage.render(name, () => catalog.render(name, values)) : await catalog.render(name, values);
+      const rendered = usage ? await usage.render(name, (served) => catalog.render(name, values, served)) : await catalog.render(name, values);
       return renderedAsToolResult(rendered);
     } catch (e) {
       if (isClientMistake(e)) return errorResult(e.message);

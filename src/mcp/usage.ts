@@ -8,8 +8,11 @@ import { clientName, outcomeOf, type UsageOutcome, type UsageTransport } from '.
 import type { McpSessionAuth } from '../core/mcp-scope.js';
 
 export interface UsageTracker {
-  /** Runs a render of `prompt`, counting it with the outcome it ends with. */
-  render<T>(prompt: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs a render of `prompt`, counting it with the outcome it ends with and the version
+   * `fn` reports through `served` (0 when it found no prompt).
+   */
+  render<T>(prompt: string, fn: (served: (version: number) => void) => Promise<T>): Promise<T>;
   /** Counts a request refused before rendering (e.g. a non-string argument). */
   refused(prompt: string, outcome: UsageOutcome): void;
 }
@@ -26,10 +29,10 @@ export function usageTracker(core: Core, server: Server, catalog: CatalogView, t
     // clientInfo is whatever the client sends.
     return (client = clientName(`${info.name} ${info.version}`));
   };
-  const count = (prompt: string, outcome: UsageOutcome, started: number) =>
+  const count = (prompt: string, version: number, outcome: UsageOutcome, started: number) =>
     core.usage.record({
       prompt,
-      version: catalog.find(prompt)?.version.version ?? 0,
+      version,
       label: catalog.label,
       client: clientOf(),
       token,
@@ -40,15 +43,17 @@ export function usageTracker(core: Core, server: Server, catalog: CatalogView, t
   return {
     async render(prompt, fn) {
       const started = performance.now();
+      let version = 0;
       try {
-        const r = await fn();
-        count(prompt, 'ok', started);
+        const r = await fn((v) => (version = v));
+        count(prompt, version, 'ok', started);
         return r;
       } catch (e) {
-        count(prompt, outcomeOf(e), started);
+        count(prompt, version, outcomeOf(e), started);
         throw e;
       }
     },
-    refused: (prompt, outcome) => count(prompt, outcome, performance.now()),
+    // Refused before rendering: the version the prompt would have been served at.
+    refused: (prompt, outcome) => count(prompt, catalog.find(prompt)?.version.version ?? 0, outcome, performance.now()),
   };
 }

@@ -7,7 +7,9 @@ import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextproto
 import type { Core } from '../../src/core/index.js';
 import { ResourceInputSchema } from '../../src/core/schemas.js';
 import { connectMcpServer, createMcpServer } from '../../src/mcp/server.js';
-import { shapeResult } from '../../src/mcp/protocol-shape.js';
+import { needsShaping, shapeResult } from '../../src/mcp/protocol-shape.js';
+import fc from 'fast-check';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { createPrompt, createResource, newCore, PNG_BASE64 } from './helpers.js';
 
 /** Speaks raw JSON-RPC over an in-memory pair so the handshake can ask for any version. */
@@ -124,5 +126,46 @@ describe('results shaped by the negotiated protocol version', () => {
     expect(tools.tools).toEqual([{ name: 't', inputSchema: { type: 'object' } }]);
     const call = await shapeResult('tools/call', { content: [{ type: 'text', text: 'x' }], structuredContent: { a: 1 } }, '2025-03-26', { resolve: async () => null });
     expect(call).toEqual({ content: [{ type: 'text', text: 'x' }] });
+  });
+  it('a result skipped by needsShaping is exactly what shapeResult would send', async () => {
+    // Every field shaping can drop or rewrite, in every place it can appear.
+    const meta = fc.option(fc.constant({ k: 1 }), { nil: undefined });
+    const annotations = fc.option(fc.record({ priority: fc.constant(0.5), lastModified: fc.constant('2025-01-01T00:00:00Z') }, { requiredKeys: [] }), { nil: undefined });
+    const strip = <T extends object>(o: T) => JSON.parse(JSON.stringify(o)) as T;
+    const content = fc.oneof(
+      fc.record({ type: fc.constant('text'), text: fc.string(), _meta: meta, annotations }),
+      fc.record({ type: fc.constant('audio'), data: fc.constant('AAAA'), mimeType: fc.constant('audio/wav'), annotations }),
+      fc.record({ type: fc.constant('resource_link'), uri: fc.constant('docs://gone'), name: fc.constant('gone'), _meta: meta }),
+      fc.record({ type: fc.constant('resource'), resource: fc.record({ uri: fc.constant('a://b'), text: fc.constant('t'), _meta: meta }), annotations }),
+    );
+    const descriptor = fc.record({ name: fc.constant('n'), title: fc.option(fc.constant('T'), { nil: undefined }), icons: fc.option(fc.constant([{ src: 'https://x/i.png' }]), { nil: undefined }), _meta: meta, annotations, arguments: fc.option(fc.constant([{ name: 'a', title: 'A' }]), { nil: undefined }) });
+    const results: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
+      initialize: fc.record({ serverInfo: descriptor, capabilities: fc.constant({ completions: {}, prompts: {} }) }),
+      'prompts/list': fc.record({ prompts: fc.array(descriptor, { maxLength: 2 }) }),
+      'resources/list': fc.record({ resources: fc.array(descriptor, { maxLength: 2 }) }),
+      'resources/templates/list': fc.record({ resourceTemplates: fc.array(descriptor, { maxLength: 2 }) }),
+      'resources/read': fc.record({ contents: fc.array(fc.record({ uri: fc.constant('a://b'), text: fc.constant('t'), _meta: meta }), { maxLength: 2 }) }),
+      'prompts/get': fc.record({ messages: fc.array(fc.record({ role: fc.constant('user'), content }), { maxLength: 3 }) }),
+      'tools/list': fc.record({ tools: fc.array(fc.record({ name: fc.constant('t'), title: fc.constant('T'), outputSchema: fc.option(fc.constant({ type: 'object' }), { nil: undefined }), annotations: fc.option(fc.constant({ readOnlyHint: true }), { nil: undefined }) }), { maxLength: 2 }) }),
+      'tools/call': fc.record({ content: fc.array(content, { maxLength: 2 }), structuredContent: fc.option(fc.constant({ a: 1 }), { nil: undefined }) }),
+    };
+    let skipped = 0;
+    for (const [method, arb] of Object.entries(results)) {
+      for (const version of SUPPORTED_PROTOCOL_VERSIONS) {
+        if (needsShaping(method, version)) continue;
+        skipped++;
+        await fc.assert(
+          fc.asyncProperty(arb, async (r) => {
+            const result = strip(r);
+            expect(await shapeResult(method, result, version, { resolve: async () => null })).toEqual(result);
+          }),
+          { numRuns: 40 },
+        );
+      }
+      // The oldest version always needs shaping for each of these methods.
+      expect(needsShaping(method, '2024-11-05')).toBe(true);
+    }
+    expect(skipped).toBeGreaterThan(8);
+    expect(needsShaping('prompts/get', '2025-06-18')).toBe(false);
   });
 });
