@@ -29,6 +29,7 @@ import { notifierFor, type Session } from './notifier.js';
 import { shapeByNegotiatedVersion } from './protocol-shape.js';
 import { registerTools } from './tools.js';
 import { usageTracker } from './usage.js';
+import { dispatchDirectly } from './direct-dispatch.js';
 import type { UsageTransport } from '../core/usage/types.js';
 import { PRODUCTION } from '../core/schemas.js';
 
@@ -250,12 +251,13 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
 }
 
 /**
- * Connects a server to its transport, with every result shaped for the protocol
- * version the client negotiates (src/mcp/protocol-shape.ts). Use this, never
- * server.connect() alone.
+ * Connects a server to its transport, with prompts/get dispatched directly
+ * (src/mcp/direct-dispatch.ts) and every result shaped for the protocol version the
+ * client negotiates (src/mcp/protocol-shape.ts). Use this, never server.connect() alone.
  */
 export async function connectMcpServer(server: Server, transport: Transport, core: Core): Promise<void> {
   await server.connect(transport);
+  dispatchDirectly(server, transport);
   shapeByNegotiatedVersion(transport, { resolve: (uri) => core.resolver.resolve(uri) });
 }
 
@@ -289,7 +291,10 @@ function wrapHandlers(handlers: Map<string, (req: unknown, extra: unknown) => Pr
         const issues = (e as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
         if (!(e instanceof McpError) && Array.isArray(issues)) {
           const detail = issues.map((i) => `${i.path.map(String).join('.') || '(request)'}: ${i.message}`).join('; ');
-          throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${detail}`);
+          // McpError prefixes its message with "MCP error -32602: ", and clients add it again.
+          const err = new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${detail}`);
+          err.message = `Invalid params for ${method}: ${detail}`;
+          throw err;
         }
         throw e;
       }

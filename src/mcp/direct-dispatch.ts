@@ -1,0 +1,97 @@
+// prompts/get without the SDK's per-request dispatch (issue 21). The SDK's Protocol
+// checks every incoming message against three zod schemas (two of which fail for a
+// request), creates an AbortController, tests the params against the task schema (a
+// failing zod parse) and chains four promises before our handler runs: about a tenth
+// of a prompts/get's CPU (docs/benchmarks.md, section 1). For a plain prompts/get
+// request this calls the handler the Server holds for it (the SDK's own wrapper: the
+// request schema's parse, then ours) and sends the answer as the Protocol does, through
+// transport.send, so the shaping and metrics wrappers around the transport see both
+// messages as before. Anything else (other methods, task-augmented or related-task
+// requests) goes to the Server untouched.
+//
+// Not kept from the Protocol: a notifications/cancelled for a request answered here
+// does not suppress its answer (the spec lets a receiver answer a request it has already
+// processed), and the handler's `extra.signal` never aborts (prompts/get renders from
+// memory and does not look at it).
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, RELATED_TASK_META_KEY, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+type Obj = Record<string, unknown>;
+type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+const DIRECT_METHODS = ['prompts/get'] as const;
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * The Server's handler for `method`. The SDK has no public accessor; if a new version
+ * moves its private map, this throws when the first server is connected (at start-up),
+ * not later on a request.
+ */
+function handlerOf(server: Server, method: string): Handler {
+  const handlers = (server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  const h = handlers instanceof Map ? handlers.get(method) : undefined;
+  if (typeof h !== 'function') {
+    throw new Error(`the MCP SDK no longer keeps a ${method} handler in Server._requestHandlers (a Map of method → handler); src/mcp/direct-dispatch.ts must be updated for this SDK version`);
+  }
+  return h as Handler;
+}
+
+/** A request the Protocol would dispatch with nothing of its own to add (no task, no related task). */
+function isPlainRequest(m: Obj, methods: ReadonlyMap<string, Handler>): boolean {
+  if (typeof m.method !== 'string' || !methods.has(m.method) || m.jsonrpc !== '2.0') return false;
+  if (!(typeof m.id === 'string' || (typeof m.id === 'number' && Number.isInteger(m.id)))) return false;
+  const params = m.params;
+  if (params === undefined) return true;
+  // Not a request by the SDK's schema: the Protocol reports it to onerror and answers nothing.
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
+  const p = params as Obj;
+  if ('task' in p) return false;
+  const meta = p._meta;
+  return !(typeof meta === 'object' && meta !== null && RELATED_TASK_META_KEY in meta);
+}
+
+/**
+ * Call right after server.connect(transport), before the transport wrappers
+ * (protocol-shape.ts, observe.ts): they then see the requests answered here and
+ * their answers.
+ */
+export function dispatchDirectly(server: Server, transport: Transport): void {
+  const receive = transport.onmessage;
+  if (!receive) throw new Error('dispatchDirectly: connect the server to the transport first');
+  const methods = new Map<string, Handler>(DIRECT_METHODS.map((m) => [m, handlerOf(server, m)]));
+  const failed = (e: unknown) => server.onerror?.(new Error(`Failed to send response: ${String(e)}`));
+
+  transport.onmessage = (message, extra) => {
+    const m = message as Obj;
+    if (!isPlainRequest(m, methods)) return receive(message, extra);
+    const id = m.id as string | number;
+    const handlerExtra = {
+      signal: NEVER_ABORTED,
+      sessionId: transport.sessionId,
+      _meta: (m.params as Obj | undefined)?._meta,
+      requestId: id,
+      authInfo: extra?.authInfo,
+      requestInfo: extra?.requestInfo,
+      sendNotification: (n: Parameters<Server['notification']>[0]) => server.notification(n, { relatedRequestId: id }),
+      sendRequest: () => Promise.reject(new Error('prompts/get handlers send no requests')),
+    };
+    methods
+      .get(m.method as string)!(message, handlerExtra)
+      .then(
+        (result) => transport.send({ jsonrpc: '2.0', id, result } as JSONRPCMessage),
+        // The error answer the Protocol builds (shared/protocol.js, _onrequest).
+        (error: { code?: unknown; message?: string; data?: unknown }) =>
+          transport.send({
+            jsonrpc: '2.0',
+            id,
+            error: {
+              code: Number.isSafeInteger(error?.code) ? (error.code as number) : ErrorCode.InternalError,
+              message: error?.message ?? 'Internal error',
+              ...(error?.data !== undefined ? { data: error.data } : {}),
+            },
+          } as JSONRPCMessage),
+      )
+      .catch(failed);
+  };
+}
