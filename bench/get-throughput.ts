@@ -59,7 +59,7 @@ export interface PacedResult {
   bare: Summary;
 }
 
-async function startChild(script: string, args: string[]): Promise<{ url: string; proc: Child }> {
+export async function startChild(script: string, args: string[]): Promise<{ url: string; proc: Child }> {
   const proc = spawnTs(script, args);
   const until = Date.now() + 60_000;
   while (Date.now() < until) {

@@ -101,10 +101,12 @@ export interface Served extends Child {
 }
 
 /** `node bin/promptd.js serve` on a free port; resolves when /readyz answers 200. */
-export async function startServe(databaseUrl: string, opts: { seed?: boolean; env?: Record<string, string>; nodeArgs?: string[]; readyTimeoutMs?: number } = {}): Promise<Served> {
+/** `root`: another built checkout whose bin/promptd.js to run (an A/B in one run). */
+export async function startServe(databaseUrl: string, opts: { seed?: boolean; env?: Record<string, string>; nodeArgs?: string[]; readyTimeoutMs?: number; root?: string } = {}): Promise<Served> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', ...(opts.seed ? [] : ['--no-seed'])], {
+  const bin = opts.root ? path.join(opts.root, 'bin', 'promptd.js') : BIN;
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), bin, 'serve', '--port', String(port), '--host', '127.0.0.1', ...(opts.seed ? [] : ['--no-seed'])], {
     cwd: ROOT,
     // The load comes from one address with one token: per-client caps and rate limits would
     // measure refusals, not the server. Both stay on in production (docs/rate-limits.md).
