@@ -23,7 +23,7 @@ const out = JSON.parse(readFileSync(path.join(dir, 'out.json'), 'utf8')) as { si
 const requests = out.sides[0]!.reduce((a, s) => a + s.requests, 0);
 await server.stop();
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[]; positionTicks?: { line: number; ticks: number }[] }
 const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
 if (!file) throw new Error('no profile written');
 const prof = JSON.parse(readFileSync(path.join(profDir, file), 'utf8')) as { nodes: Node[]; startTime: number; samples: number[]; timeDeltas: number[] };
@@ -76,3 +76,18 @@ console.log('\nself time by layer (µs per request, share of busy time):');
 for (const [l, t] of [...layers].sort((a, b) => b[1] - a[1])) if (l !== '(idle)') console.log(`  ${l.padEnd(48)} ${us(t).padStart(7)}  ${((100 * t) / busy).toFixed(1)}%`);
 console.log('\ntop functions (self, µs per request):');
 for (const [f, t] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, 45)) console.log(`  ${us(t).padStart(6)}  ${f}`);
+
+// PROF_LINES=<function name>: its self samples by source line (the whole profile, warm-up included).
+const linesOf = process.env.PROF_LINES;
+if (linesOf) {
+  const ticks = new Map<string, number>();
+  for (const n of prof.nodes) {
+    if (n.callFrame.functionName !== linesOf) continue;
+    for (const p of n.positionTicks ?? []) {
+      const k = `${n.callFrame.url.split('/').slice(-2).join('/')}:${p.line}`;
+      ticks.set(k, (ticks.get(k) ?? 0) + p.ticks);
+    }
+  }
+  console.log(`\n${linesOf}: self samples by line (dist/ line numbers)`);
+  for (const [k, t] of [...ticks].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${String(t).padStart(6)}  ${k}`);
+}
