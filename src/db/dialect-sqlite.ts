@@ -8,8 +8,8 @@ import { Prisma, SqliteClient, type Models, type Tx } from './prisma.js';
 import { projectRoot } from './paths.js';
 import { cacheStatements } from './sqlite-statement-cache.js';
 
-/** SQLite's page cache per connection, in KiB (SQLite's default). */
-const PAGE_CACHE_KIB = Number(process.env.PROMPTD_SQLITE_CACHE_KIB) || 2000;
+/** SQLite's page cache per connection, in KiB (SQLite's own default). */
+const PAGE_CACHE_KIB = 2000;
 
 export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 
