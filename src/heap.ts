@@ -17,10 +17,7 @@ export function compactHeapOnce(): void {
     gc = vm.runInNewContext('gc') as () => void;
     v8.setFlagsFromString('--no-expose-gc');
   }
-  const exp = process.env.PROMPTD_GC_EXPERIMENT;
-  if (exp) v8.setFlagsFromString(exp);
   gc();
-  if (exp) v8.setFlagsFromString(exp.replace(/--/g, '--no-'));
 }
 
 /**
