@@ -9,19 +9,19 @@ import v8 from 'node:v8';
 // PROMPTD_WASM_TIER_UP=1 keeps V8's default.
 if (process.env.PROMPTD_WASM_TIER_UP !== '1') v8.setFlagsFromString('--liftoff-only');
 
-// Heap sizing, for deployments short of memory (bench/history.md, memory; 100,000
-// served prompts). V8's defaults stay: the smaller heaps cost prompts/get CPU.
-// - PROMPTD_HEAP=small: V8 grows its young generation from 2 MiB to 32 MiB (two 16 MiB
-//   semi-spaces) under allocation pressure and keeps it committed; a growth factor of 1
-//   keeps the initial 1 MiB semi-spaces. RSS ~20 MiB lower after a walk of the catalog,
-//   ~130 MiB lower under 32 sessions of prompts/get; server CPU per get +10–25%. It is
-//   read when the young generation would grow, so it can be set here
-//   (--max-semi-space-size could not: it is read when the heap is created).
+// Heap sizing (bench/history.md and bench/history-memory.md, memory; 100,000 served
+// prompts). V8 grows its young generation from 2 MiB to 32 MiB under allocation
+// pressure and keeps it committed. By default it stops at 8 MiB (two 4 MiB
+// semi-spaces, src/heap.ts): 24 MiB less resident, and server CPU per prompts/get
+// measured the same as with 32 MiB (bench/variants-get-ab.ts; at 4 MiB, two 2 MiB semi-spaces, +13%).
+// - PROMPTD_HEAP=v8: V8's defaults (young generation up to 32 MiB).
+// - PROMPTD_HEAP=small: the young generation stays at 2 MiB (RSS ~20 MiB lower under
+//   many concurrent sessions; server CPU per get +10–25%).
 // - PROMPTD_HEAP=smallest also sets --optimize-for-size: the old generation grows less
-//   past what is live and frees unused pages sooner (serving RSS another ~20 MiB lower),
-//   server CPU per get +40–80%.
+//   past what is live and frees unused pages sooner, server CPU per get +40–80%.
 const heap = process.env.PROMPTD_HEAP;
 if (heap === 'small' || heap === 'smallest') v8.setFlagsFromString('--semi-space-growth-factor=1');
+else if (heap !== 'v8') (await import('../dist/heap.js')).capYoungGeneration(8 << 20);
 if (heap === 'smallest') v8.setFlagsFromString('--optimize-for-size');
 
 // URI file names let a read-only command open a WAL database in a directory it may

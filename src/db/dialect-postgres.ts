@@ -8,7 +8,6 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import type pg from 'pg';
 import { messagesOf, type AdapterOptions, type Dialect } from './dialect.js';
 import type { Models, PgClient as PgClientType, Tx } from './prisma.js';
-import { PrismaClient as PgClient } from '../generated/postgres/client.js';
 import { listenForChanges, CHANGE_CHANNEL, pgDriver } from './pg-listener.js';
 import { projectRoot } from './paths.js';
 
@@ -144,6 +143,9 @@ export const postgresDialect: Dialect = {
       },
     };
     // errorFormat minimal: no stack trace captured per query (see dialect-sqlite.ts).
+    // Imported here: a SQLite process never loads PostgreSQL's generated client (its
+    // module and data model stay out of the heap).
+    const { PrismaClient: PgClient } = await import('../generated/postgres/client.js');
     const client: PgClientType = new PgClient({ adapter, errorFormat: 'minimal' });
     const max = adapterPoolMax(url, opts ?? {});
     const poolStats = () => (pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max } : { total: 0, idle: 0, waiting: 0, max });

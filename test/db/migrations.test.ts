@@ -40,7 +40,7 @@ describe('migrations', () => {
     expect(pg).toBe(toPostgresSchema(sqlite));
   });
 
-  it('migrate applies once, records _prisma_migrations, and is a no-op the second time; WAL and busy timeout are on', async () => {
+  it('migrate applies once, records _prisma_migrations, and is a no-op the second time; WAL, busy timeout and a 2 MB page cache', async () => {
     const url = tempSqliteUrl();
     const first = await migrateDatabase(url);
     expect(first.length).toBeGreaterThan(0);
@@ -52,6 +52,9 @@ describe('migrations', () => {
     expect(await db.prisma.$queryRawUnsafe('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
     const [row] = await db.prisma.$queryRawUnsafe<{ timeout: bigint }[]>("PRAGMA busy_timeout");
     expect(Number(row?.timeout)).toBeGreaterThanOrEqual(5000);
+    // better-sqlite3 builds SQLite with 16 MB per connection; the served catalog's load would fill it
+    const [cache] = await db.prisma.$queryRawUnsafe<{ cache_size: bigint }[]>('PRAGMA cache_size');
+    expect(Number(cache?.cache_size)).toBe(-2000);
     await db.close();
   });
 });
