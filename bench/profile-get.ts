@@ -16,7 +16,9 @@ const dir = tempDir('promptd-prof-');
 const db = `file:${path.join(dir, 'get.db')}`;
 await populate(db, 100);
 const profDir = path.join(dir, 'prof');
-const server = await startServe(db, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`] });
+// PROF_ENV=K=V,K2=V2: environment of the profiled server (e.g. PROMPTD_USAGE=off).
+const env = Object.fromEntries((process.env.PROF_ENV ?? '').split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
+const server = await startServe(db, { env, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`] });
 const c = spawnTs('get-load-ab.ts', [path.join(dir, 'out.json'), String(sessions), '1000', String(seconds), '2', '100', `${server.base}/mcp`, String(server.pid)]);
 if ((await c.exited) !== 0) throw new Error(c.stderr());
 const out = JSON.parse(readFileSync(path.join(dir, 'out.json'), 'utf8')) as { sides: { requests: number; seconds: number }[][]; measured: [string, string] };
@@ -90,4 +92,33 @@ if (linesOf) {
   }
   console.log(`\n${linesOf}: self samples by line (dist/ line numbers)`);
   for (const [k, t] of [...ticks].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${String(t).padStart(6)}  ${k}`);
+}
+
+// PROF_TOTAL=<path part>: inclusive time (self + callees) of the functions in files whose URL contains it.
+const totalOf = process.env.PROF_TOTAL;
+if (totalOf) {
+  const inclusive = new Map<number, number>();
+  const visit = (id: number): number => {
+    const n = byId.get(id)!;
+    let t = self.get(id) ?? 0;
+    for (const c of n.children ?? []) t += visit(c);
+    inclusive.set(id, t);
+    return t;
+  };
+  visit(prof.nodes[0]!.id);
+  const byFn = new Map<string, number>();
+  const within = (id: number, seen: Set<number>): boolean => seen.has(id);
+  void within;
+  // Count each function once per stack: skip a node whose ancestor is the same function.
+  const walk = (id: number, open: Set<string>) => {
+    const n = byId.get(id)!;
+    const f = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`;
+    const mine = n.callFrame.url.includes(totalOf) && !open.has(f);
+    if (mine) byFn.set(f, (byFn.get(f) ?? 0) + inclusive.get(id)!);
+    const next = mine ? new Set(open).add(f) : open;
+    for (const c of n.children ?? []) walk(c, next);
+  };
+  walk(prof.nodes[0]!.id, new Set());
+  console.log(`\ninclusive time of functions in ${totalOf} (µs per request, measured slices)`);
+  for (const [f, t] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${us(t).padStart(6)}  ${f}`);
 }

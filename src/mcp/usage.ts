@@ -40,13 +40,18 @@ export function usageTracker(core: Core, server: Server, catalog: CatalogView, t
       outcome,
       latencyMs: performance.now() - started,
     });
+  // Made on the first success, once initialize has named the client.
+  let served: ((prompt: string, version: number, latencyMs: number) => void) | undefined;
   return {
     async render(prompt, fn) {
       const started = performance.now();
       let version = 0;
       try {
         const r = await fn((v) => (version = v));
-        count(prompt, version, 'ok', started);
+        const counter = served ?? core.usage.counter({ label: catalog.label, client: clientOf(), token, transport });
+        // Kept once the client is known (a request before initialize counts as 'unknown').
+        if (client !== undefined) served = counter;
+        counter(prompt, version, performance.now() - started);
         return r;
       } catch (e) {
         count(prompt, version, outcomeOf(e), started);

@@ -55,12 +55,18 @@ export function createUsageRecorder(opts: UsageRecorderOptions) {
   const maintainEveryMs = opts.maintainEveryMs ?? HOUR_MS;
   const maxCells = opts.maxCells ?? MAX_CELLS;
   let cells = new Map<string, Cell>();
+  /** Bumped whenever `cells` is replaced: a counter's cached cells belong to one generation. */
+  let generation = 0;
   let flushing: Promise<void> = Promise.resolve();
   let lastMaintained = -Infinity;
   let timer: ReturnType<typeof setInterval> | undefined;
 
   function record(hit: UsageHit): void {
-    const t = now();
+    count(hit, now());
+  }
+
+  /** Counts `hit` at time `t`; returns its cell (undefined: counted under OVERFLOW). */
+  function count(hit: UsageHit, t: number): Cell | undefined {
     const start = t - (t % MINUTE_MS);
     // One string key per (minute, dimensions): the only work a request pays for.
     const key = start + SEP + hit.prompt + SEP + hit.version + SEP + hit.label + SEP + hit.client + SEP + (hit.token ?? '') + SEP + hit.transport + SEP + hit.outcome;
@@ -74,9 +80,41 @@ export function createUsageRecorder(opts: UsageRecorderOptions) {
       c.fetches++;
       c.latencyMs += hit.latencyMs;
       c.lastAt = t;
-    } else {
-      cells.set(key, { start, hit, fetches: 1, latencyMs: hit.latencyMs, lastAt: t });
+      return hit.prompt === OVERFLOW && hit.client === OVERFLOW ? undefined : c;
     }
+    cells.set(key, (c = { start, hit, fetches: 1, latencyMs: hit.latencyMs, lastAt: t }));
+    return c;
+  }
+
+  /**
+   * A counter for one session's successful renders (the hot path of prompts/get): the
+   * dimensions that never change for the session are given once, and the cell of each
+   * prompt is kept for the current minute, so a repeated fetch is three field updates,
+   * with no key string and no object built.
+   */
+  function counter(fixed: Pick<UsageHit, 'label' | 'client' | 'token' | 'transport'>): (prompt: string, version: number, latencyMs: number) => void {
+    if (opts.enabled === false) return () => {};
+    let gen = -1;
+    let minute = -1;
+    let held = new Map<string, Cell>();
+    return (prompt, version, latencyMs) => {
+      const t = now();
+      const start = t - (t % MINUTE_MS);
+      if (gen !== generation || minute !== start) {
+        held = new Map();
+        gen = generation;
+        minute = start;
+      }
+      const c = held.get(prompt);
+      if (c !== undefined && c.hit.version === version) {
+        c.fetches++;
+        c.latencyMs += latencyMs;
+        c.lastAt = t;
+        return;
+      }
+      const cell = count({ prompt, version, ...fixed, outcome: 'ok', latencyMs }, t);
+      if (cell) held.set(prompt, cell);
+    };
   }
 
   const toRow = (c: Cell): UsageRow => ({
@@ -112,6 +150,7 @@ export function createUsageRecorder(opts: UsageRecorderOptions) {
     if (!cells.size) return;
     const taken = cells;
     cells = new Map();
+    generation++;
     if (opts.readOnly) return;
     const rows = [...taken.values()].map(toRow);
     try {
@@ -168,6 +207,7 @@ export function createUsageRecorder(opts: UsageRecorderOptions) {
 
   return {
     record: opts.enabled === false ? (_hit: UsageHit) => {} : record,
+    counter,
     flush,
     maintain,
     pending,

@@ -57,6 +57,8 @@ export function createUsageService(opts: UsageRecorderOptions & { read: Reposito
   return {
     /** Counts one served request: a Map increment, nothing else. */
     record: recorder.record,
+    /** A session's counter of successful renders (recorder.ts): the same counts as record(), cheaper. */
+    counter: recorder.counter,
     flush: recorder.flush,
     /** Rollup to hours and retention; runs hourly from the flush timer, tests call it. */
     maintain: recorder.maintain,
