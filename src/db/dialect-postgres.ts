@@ -11,6 +11,7 @@ import type { Models, PgClient as PgClientType, Tx } from './prisma.js';
 import { PrismaClient as PgClient } from '../generated/postgres/client.js';
 import { listenForChanges, CHANGE_CHANNEL, pgDriver } from './pg-listener.js';
 import { projectRoot } from './paths.js';
+import { prismaSql } from './raw-sql.js';
 
 // Loaded on first use (as pg-listener.ts loads pg): a SQLite command (`promptd import`)
 // starts without PostgreSQL's driver and adapter (~60 ms of CPU).
@@ -150,7 +151,7 @@ export const postgresDialect: Dialect = {
     // The repositories are typed against the SQLite client's declarations (src/db/prisma.ts);
     // the generated PostgreSQL client has the same delegates, but TypeScript cannot
     // relate two sets of generated conditional types, so the shared surface is named here once.
-    return { provider: 'postgresql', client, models: client as unknown as Models, poolStats };
+    return { provider: 'postgresql', client, models: client as unknown as Models, poolStats, writeSql: prismaSql };
   },
   schemaPath: path.join(projectRoot, 'prisma', 'postgres', 'schema.prisma'),
   migrationsDir: path.join(projectRoot, 'prisma', 'postgres', 'migrations'),

@@ -1,6 +1,7 @@
 // The change log: appended in the same transaction as the rows it describes.
 import type { Tx } from '../prisma.js';
 import { insertRows } from './bulk-sql.js';
+import { prismaSql, type RawSql } from '../raw-sql.js';
 import type { ChangeEvent } from '../../core/types.js';
 import type { EventRepository } from '../../core/ports.js';
 
@@ -19,10 +20,10 @@ export function toEvent(r: Row): ChangeEvent {
   };
 }
 
-export function eventRepository(tx: Tx): EventRepository {
+export function eventRepository(tx: Tx, sql: RawSql = prismaSql(tx)): EventRepository {
   return {
     async append(events, at = new Date()) {
-      await insertRows(tx, 'ChangeEvent', ['at', 'actor', 'action', 'entity', 'entityKey', 'served', 'details'],
+      await insertRows(sql, 'ChangeEvent', ['at', 'actor', 'action', 'entity', 'entityKey', 'served', 'details'],
         events.map((e) => [at, e.actor, e.action, e.entity, e.entityKey, e.served ?? false, e.details ? JSON.stringify(e.details) : null]));
     },
     async newest(f, { beforeId, limit }) {

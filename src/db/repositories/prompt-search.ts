@@ -8,6 +8,7 @@
 // SQLite the migration search_trigram's triggers copy every write of the column into an
 // FTS5 trigram index (Dialect.searchCandidates, prompt-list.ts).
 import { Prisma, type Tx } from '../prisma.js';
+import type { RawSql } from '../raw-sql.js';
 import type { NewVersion } from '../../core/ports.js';
 import { chunks } from './bulk-sql.js';
 
@@ -25,7 +26,7 @@ export const renamedSearchText = (text: string, name: string) => {
 };
 
 /** After versions are inserted: prompts whose latest version is among them search its text. */
-export async function refreshSearchText(tx: Tx, versions: NewVersion[]): Promise<void> {
+export async function refreshSearchText(tx: Tx, sql: RawSql, versions: NewVersion[]): Promise<void> {
   const newest = new Map<number, NewVersion>();
   for (const v of versions) if ((newest.get(v.promptId)?.number ?? 0) < v.number) newest.set(v.promptId, v);
   // One UPDATE per 250 prompts (a CASE on the id, as labels-repo.ts does for the
@@ -37,7 +38,7 @@ export async function refreshSearchText(tx: Tx, versions: NewVersion[]): Promise
       // condition keeps the rule below (only where the written version is the latest).
       const cases = Prisma.join(known.map((v) => Prisma.sql`WHEN ${v.promptId} THEN CAST(${searchTextOf(v.name!, v.input)} AS TEXT)`), ' ');
       const latest = Prisma.join(known.map((v) => Prisma.sql`WHEN ${v.promptId} THEN CAST(${v.number} AS INTEGER)`), ' ');
-      await tx.$executeRaw(Prisma.sql`UPDATE "Prompt" SET "searchText" = CASE "id" ${cases} END WHERE "id" IN (${Prisma.join(part)}) AND "latestVersion" = CASE "id" ${latest} END`);
+      await sql.execute(Prisma.sql`UPDATE "Prompt" SET "searchText" = CASE "id" ${cases} END WHERE "id" IN (${Prisma.join(part)}) AND "latestVersion" = CASE "id" ${latest} END`);
       continue;
     }
     const heads = await tx.prompt.findMany({ where: { id: { in: part } }, select: { id: true, name: true, latestVersion: true } });
@@ -45,7 +46,7 @@ export async function refreshSearchText(tx: Tx, versions: NewVersion[]): Promise
     if (!due.length) continue;
     const cases = Prisma.join(due.map((h) => Prisma.sql`WHEN ${h.id} THEN CAST(${searchTextOf(h.name, newest.get(h.id)!.input)} AS TEXT)`), ' ');
     // A raw UPDATE: the write that made the version set updatedAt already.
-    await tx.$executeRaw(Prisma.sql`UPDATE "Prompt" SET "searchText" = CASE "id" ${cases} END WHERE "id" IN (${Prisma.join(due.map((h) => h.id))})`);
+    await sql.execute(Prisma.sql`UPDATE "Prompt" SET "searchText" = CASE "id" ${cases} END WHERE "id" IN (${Prisma.join(due.map((h) => h.id))})`);
   }
 }
 

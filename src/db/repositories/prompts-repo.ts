@@ -9,6 +9,7 @@ import type { Argument, Content, Message, PromptDetail, PromptSummary, Version, 
 import type { TestCase, VersionInput } from '../../core/schemas.js';
 import type { NewVersion, PromptHead, PromptListFilter, PromptListKey, PromptRepository, PromptSort, PromptState } from '../../core/ports.js';
 import { isUriTemplate } from '../../core/uri-template.js';
+import { prismaSql, type RawSql } from '../raw-sql.js';
 
 export const versionInclude = {
   arguments: { orderBy: { position: 'asc' as const } },
@@ -262,15 +263,15 @@ const key = (promptId: number, number: number) => `${promptId}:${number}`;
  * Set-based version writes: a handful of multi-row INSERTs (versions, arguments,
  * messages, bindings) whatever the number of versions, for one prompt or ten thousand.
  */
-async function insertVersions(tx: Tx, versions: NewVersion[], resourceIds: Map<string, number>, at: Date): Promise<void> {
+async function insertVersions(tx: Tx, sql: RawSql, versions: NewVersion[], resourceIds: Map<string, number>, at: Date): Promise<void> {
   if (!versions.length) return;
   const pending = versions.map((v) => ({ k: key(v.promptId, v.number), data: versionCreateData(v.input, resourceIds) }));
-  const rows = await insertRows<{ id: number; promptId: number; number: number }>(tx, 'PromptVersion',
+  const rows = await insertRows<{ id: number; promptId: number; number: number }>(sql, 'PromptVersion',
     ['promptId', 'number', 'title', 'description', 'icons', 'note', 'author', 'createdAt', 'testCases'],
     versions.map((v, i) => { const d = pending[i]!.data; return [v.promptId, v.number, d.title, d.description, d.icons, d.note, v.author, at, d.testCases]; }),
     ['id', 'promptId', 'number']);
   const versionIds = new Map(rows.map((r) => [key(Number(r.promptId), Number(r.number)), Number(r.id)]));
-  await insertRows(tx, 'PromptArgument', ['versionId', 'position', 'name', 'title', 'description', 'required', 'choices', 'maxLength', 'type', 'defaultValue'],
+  await insertRows(sql, 'PromptArgument', ['versionId', 'position', 'name', 'title', 'description', 'required', 'choices', 'maxLength', 'type', 'defaultValue'],
     pending.flatMap((x) => x.data.arguments.create.map((a) => [versionIds.get(x.k)!, a.position, a.name, a.title, a.description, a.required, a.choices, a.maxLength, a.type, a.defaultValue])));
   const bindings = new Map<string, { uri: string; isTemplate: boolean; resourceId: number | null; allow: string | null }>();
   const messageRows = pending.flatMap((x) =>
@@ -282,13 +283,13 @@ async function insertVersions(tx: Tx, versions: NewVersion[], resourceIds: Map<s
         c.includePrompt ?? null, c.includeLabel ?? null, c.includeVersion ?? null, c.includeArguments ?? null];
     }),
   );
-  const msgs = await insertRows<{ id: number; versionId: number; position: number }>(tx, 'PromptMessage',
+  const msgs = await insertRows<{ id: number; versionId: number; position: number }>(sql, 'PromptMessage',
     ['versionId', 'position', 'role', 'type', 'text', 'data', 'mimeType', 'annotations', 'includePrompt', 'includeLabel', 'includeVersion', 'includeArguments'], messageRows, ['id', 'versionId', 'position']);
-  await insertRows(tx, 'ResourceBinding', ['messageId', 'uri', 'isTemplate', 'resourceId', 'allow'], msgs.flatMap((r) => {
+  await insertRows(sql, 'ResourceBinding', ['messageId', 'uri', 'isTemplate', 'resourceId', 'allow'], msgs.flatMap((r) => {
     const b = bindings.get(`${Number(r.versionId)}:${Number(r.position)}`);
     return b ? [[Number(r.id), b.uri, b.isTemplate, b.resourceId, b.allow]] : [];
   }));
-  await refreshSearchText(tx, versions);
+  await refreshSearchText(tx, sql, versions);
 }
 
 /**
@@ -313,7 +314,8 @@ export function storedVersion(v: NewVersion, at: Date): Version {
   } as unknown as VersionRow);
 }
 
-export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
+/** `sql`: how raw SQL runs (Db.writeSql inside a write transaction). */
+export function promptRepository(tx: Tx, dialect: Dialect, sql: RawSql = prismaSql(tx)): PromptRepository {
   return {
     async head(name) {
       const r = await tx.prompt.findFirst({ where: { name, ...live }, select: headSelect });
@@ -352,14 +354,14 @@ export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
       return out;
     },
     async insertPrompts(items, at) {
-      const made = await insertRows<{ id: number; name: string }>(tx, 'Prompt', ['name', 'latestVersion', 'revision', 'createdAt', 'updatedAt'],
+      const made = await insertRows<{ id: number; name: string }>(sql, 'Prompt', ['name', 'latestVersion', 'revision', 'createdAt', 'updatedAt'],
         items.map((i) => [i.name, i.latestVersion, 1, at, at]), ['id', 'name']);
       return new Map(made.map((r) => [r.name, Number(r.id)]));
     },
     async bumpLatest(name, by, expect, at = new Date()) {
       // One statement: the conditional update and the head it leaves (RETURNING, SQLite
       // 3.35+ and PostgreSQL), so a write does not read back what it just wrote.
-      const rows = await tx.$queryRaw<{ id: unknown; name: string; archived: unknown; latestVersion: unknown; revision: unknown; activeVersion: unknown }[]>(Prisma.sql`
+      const rows = await sql.query<{ id: unknown; name: string; archived: unknown; latestVersion: unknown; revision: unknown; activeVersion: unknown }>(Prisma.sql`
         UPDATE "Prompt" SET "latestVersion" = "latestVersion" + ${by}, "revision" = "revision" + 1, "updatedAt" = ${at}
         WHERE "name" = ${name} AND "deletedAt" IS NULL
           ${expect.latest !== undefined ? Prisma.sql`AND "latestVersion" = ${expect.latest}` : Prisma.empty}
@@ -370,7 +372,7 @@ export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
       if (!r) return null;
       return { id: Number(r.id), name: r.name, archived: Boolean(Number(r.archived)), latestVersion: Number(r.latestVersion), revision: Number(r.revision), activeVersion: r.activeVersion == null ? null : Number(r.activeVersion) };
     },
-    insertVersions: (versions, resourceIds, at) => insertVersions(tx, versions, resourceIds, at),
+    insertVersions: (versions, resourceIds, at) => insertVersions(tx, sql, versions, resourceIds, at),
     storedVersion: (v, at) => storedVersion(v, at),
     async existingVersions(pairs) {
       const out = new Set<string>();

@@ -55,7 +55,7 @@ export async function writeTx<T>(db: Db, fn: (tx: Tx) => Promise<T>, opts: Write
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.prisma.$transaction(async (tx) => {
-        await db.dialect.takeWriteLock(tx);
+        await db.dialect.takeWriteLock(tx, db.writeSql(tx));
         const result = await fn(tx);
         await db.dialect.notifyOnCommit(tx);
         return result;
@@ -113,7 +113,7 @@ export function createGroupWriter(db: Db, opts: GroupWriterOptions = {}) {
     for (let attempt = 1; ; attempt++) {
       try {
         return await db.prisma.$transaction(async (tx) => {
-          await db.dialect.takeWriteLock(tx);
+          await db.dialect.takeWriteLock(tx, db.writeSql(tx));
           const out: Outcome[] = [];
           for (const job of jobs) {
             try {
