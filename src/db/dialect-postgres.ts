@@ -190,5 +190,6 @@ export const postgresDialect: Dialect = {
     hex: (column) => `encode(${column}, 'hex')`,
     jsonText: '::text',
     noIndex: (expr: string) => expr,
+    writableCte: true,
   },
 };

@@ -173,5 +173,6 @@ export const sqliteDialect: Dialect = {
     hex: (column) => `hex(${column})`,
     jsonText: '',
     noIndex: (expr: string) => `+${expr}`,
+    writableCte: false,
   },
 };

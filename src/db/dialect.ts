@@ -110,6 +110,12 @@ export interface Dialect {
      * sorting every row it found through another index; PostgreSQL: unchanged.
      */
     noIndex(expr: string): string;
+    /**
+     * INSERT/UPDATE … RETURNING can be WITH clauses of one statement (PostgreSQL's
+     * data-modifying CTEs): a version's rows go in one round trip (version-batch.ts).
+     * SQLite has none, and runs its statements on the connection directly instead.
+     */
+    writableCte: boolean;
   };
 }
 

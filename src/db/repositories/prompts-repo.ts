@@ -10,6 +10,7 @@ import type { TestCase, VersionInput } from '../../core/schemas.js';
 import type { NewVersion, PromptHead, PromptListFilter, PromptListKey, PromptRepository, PromptSort, PromptState } from '../../core/ports.js';
 import { isUriTemplate } from '../../core/uri-template.js';
 import { prismaSql, type RawSql } from '../raw-sql.js';
+import { ARGUMENT_COLUMNS, BINDING_COLUMNS, MESSAGE_COLUMNS, VERSION_COLUMNS, argumentRow, bindingOf, messageRow, versionBatch, versionRow } from './version-batch.js';
 
 export const versionInclude = {
   arguments: { orderBy: { position: 'asc' as const } },
@@ -261,31 +262,31 @@ const key = (promptId: number, number: number) => `${promptId}:${number}`;
 
 /**
  * Set-based version writes: a handful of multi-row INSERTs (versions, arguments,
- * messages, bindings) whatever the number of versions, for one prompt or ten thousand.
+ * messages, bindings) whatever the number of versions, for one prompt or ten thousand;
+ * where the dialect allows, one statement (version-batch.ts).
  */
-async function insertVersions(tx: Tx, sql: RawSql, versions: NewVersion[], resourceIds: Map<string, number>, at: Date): Promise<void> {
+async function insertVersions(tx: Tx, sql: RawSql, dialect: Dialect, versions: NewVersion[], resourceIds: Map<string, number>, at: Date): Promise<void> {
   if (!versions.length) return;
   const pending = versions.map((v) => ({ k: key(v.promptId, v.number), data: versionCreateData(v.input, resourceIds) }));
-  const rows = await insertRows<{ id: number; promptId: number; number: number }>(sql, 'PromptVersion',
-    ['promptId', 'number', 'title', 'description', 'icons', 'note', 'author', 'createdAt', 'testCases'],
-    versions.map((v, i) => { const d = pending[i]!.data; return [v.promptId, v.number, d.title, d.description, d.icons, d.note, v.author, at, d.testCases]; }),
-    ['id', 'promptId', 'number']);
+  if (dialect.sql.writableCte && versions.every((v) => v.name !== undefined)) {
+    const batch = versionBatch(versions, pending.map((p) => p.data), at);
+    if (batch) return void (await sql.execute(batch));
+  }
+  const rows = await insertRows<{ id: number; promptId: number; number: number }>(sql, 'PromptVersion', VERSION_COLUMNS,
+    versions.map((v, i) => versionRow(v, pending[i]!.data, at)), ['id', 'promptId', 'number']);
   const versionIds = new Map(rows.map((r) => [key(Number(r.promptId), Number(r.number)), Number(r.id)]));
-  await insertRows(sql, 'PromptArgument', ['versionId', 'position', 'name', 'title', 'description', 'required', 'choices', 'maxLength', 'type', 'defaultValue'],
-    pending.flatMap((x) => x.data.arguments.create.map((a) => [versionIds.get(x.k)!, a.position, a.name, a.title, a.description, a.required, a.choices, a.maxLength, a.type, a.defaultValue])));
+  await insertRows(sql, 'PromptArgument', ARGUMENT_COLUMNS, pending.flatMap((x) => x.data.arguments.create.map((a) => [versionIds.get(x.k)!, ...argumentRow(a)])));
   const bindings = new Map<string, { uri: string; isTemplate: boolean; resourceId: number | null; allow: string | null }>();
   const messageRows = pending.flatMap((x) =>
     x.data.messages.create.map((m) => {
       const versionId = versionIds.get(x.k)!;
-      if ('binding' in m && m.binding) bindings.set(`${versionId}:${m.position}`, m.binding.create);
-      const c = m as { text?: string | null; data?: Uint8Array | null; mimeType?: string | null; includePrompt?: string; includeLabel?: string | null; includeVersion?: number | null; includeArguments?: string | null };
-      return [versionId, m.position, m.role, m.type, c.text ?? null, c.data ?? null, c.mimeType ?? null, m.annotations,
-        c.includePrompt ?? null, c.includeLabel ?? null, c.includeVersion ?? null, c.includeArguments ?? null];
+      const b = bindingOf(m);
+      if (b) bindings.set(`${versionId}:${m.position}`, b);
+      return [versionId, ...messageRow(m)];
     }),
   );
-  const msgs = await insertRows<{ id: number; versionId: number; position: number }>(sql, 'PromptMessage',
-    ['versionId', 'position', 'role', 'type', 'text', 'data', 'mimeType', 'annotations', 'includePrompt', 'includeLabel', 'includeVersion', 'includeArguments'], messageRows, ['id', 'versionId', 'position']);
-  await insertRows(sql, 'ResourceBinding', ['messageId', 'uri', 'isTemplate', 'resourceId', 'allow'], msgs.flatMap((r) => {
+  const msgs = await insertRows<{ id: number; versionId: number; position: number }>(sql, 'PromptMessage', MESSAGE_COLUMNS, messageRows, ['id', 'versionId', 'position']);
+  await insertRows(sql, 'ResourceBinding', BINDING_COLUMNS, msgs.flatMap((r) => {
     const b = bindings.get(`${Number(r.versionId)}:${Number(r.position)}`);
     return b ? [[Number(r.id), b.uri, b.isTemplate, b.resourceId, b.allow]] : [];
   }));
@@ -372,7 +373,7 @@ export function promptRepository(tx: Tx, dialect: Dialect, sql: RawSql = prismaS
       if (!r) return null;
       return { id: Number(r.id), name: r.name, archived: Boolean(Number(r.archived)), latestVersion: Number(r.latestVersion), revision: Number(r.revision), activeVersion: r.activeVersion == null ? null : Number(r.activeVersion) };
     },
-    insertVersions: (versions, resourceIds, at) => insertVersions(tx, sql, versions, resourceIds, at),
+    insertVersions: (versions, resourceIds, at) => insertVersions(tx, sql, dialect, versions, resourceIds, at),
     storedVersion: (v, at) => storedVersion(v, at),
     async existingVersions(pairs) {
       const out = new Set<string>();
