@@ -7,9 +7,10 @@ import type { Dialect } from '../dialect.js';
 import { chunks, hasPair, insertRows, pairsWhere } from './bulk-sql.js';
 import type { Argument, Content, Message, PromptDetail, PromptSummary, Version, VersionSummary } from '../../core/types.js';
 import type { TestCase, VersionInput } from '../../core/schemas.js';
-import type { NewVersion, PromptHead, PromptListFilter, PromptListKey, PromptRepository, PromptSort, PromptState } from '../../core/ports.js';
+import type { NewChangeEvent, NewVersion, PromptHead, PromptListFilter, PromptListKey, PromptRepository, PromptSort, PromptState } from '../../core/ports.js';
 import { isUriTemplate } from '../../core/uri-template.js';
 import { prismaSql, type RawSql } from '../raw-sql.js';
+import { EVENT_COLUMNS, eventRow } from './events-repo.js';
 import { ARGUMENT_COLUMNS, BINDING_COLUMNS, MESSAGE_COLUMNS, VERSION_COLUMNS, argumentRow, bindingOf, messageRow, versionBatch, versionRow } from './version-batch.js';
 
 export const versionInclude = {
@@ -265,11 +266,11 @@ const key = (promptId: number, number: number) => `${promptId}:${number}`;
  * messages, bindings) whatever the number of versions, for one prompt or ten thousand;
  * where the dialect allows, one statement (version-batch.ts).
  */
-async function insertVersions(tx: Tx, sql: RawSql, dialect: Dialect, versions: NewVersion[], resourceIds: Map<string, number>, at: Date): Promise<void> {
-  if (!versions.length) return;
+async function insertVersions(tx: Tx, sql: RawSql, dialect: Dialect, versions: NewVersion[], resourceIds: Map<string, number>, at: Date, events: NewChangeEvent[] = []): Promise<void> {
+  if (!versions.length) return void (await insertRows(sql, 'ChangeEvent', EVENT_COLUMNS, events.map((e) => eventRow(e, at))));
   const pending = versions.map((v) => ({ k: key(v.promptId, v.number), data: versionCreateData(v.input, resourceIds) }));
   if (dialect.sql.writableCte && versions.every((v) => v.name !== undefined)) {
-    const batch = versionBatch(versions, pending.map((p) => p.data), at);
+    const batch = versionBatch(versions, pending.map((p) => p.data), at, events);
     if (batch) return void (await sql.execute(batch));
   }
   const rows = await insertRows<{ id: number; promptId: number; number: number }>(sql, 'PromptVersion', VERSION_COLUMNS,
@@ -291,6 +292,7 @@ async function insertVersions(tx: Tx, sql: RawSql, dialect: Dialect, versions: N
     return b ? [[Number(r.id), b.uri, b.isTemplate, b.resourceId, b.allow]] : [];
   }));
   await refreshSearchText(tx, sql, versions);
+  await insertRows(sql, 'ChangeEvent', EVENT_COLUMNS, events.map((e) => eventRow(e, at)));
 }
 
 /**
@@ -373,7 +375,7 @@ export function promptRepository(tx: Tx, dialect: Dialect, sql: RawSql = prismaS
       if (!r) return null;
       return { id: Number(r.id), name: r.name, archived: Boolean(Number(r.archived)), latestVersion: Number(r.latestVersion), revision: Number(r.revision), activeVersion: r.activeVersion == null ? null : Number(r.activeVersion) };
     },
-    insertVersions: (versions, resourceIds, at) => insertVersions(tx, sql, dialect, versions, resourceIds, at),
+    insertVersions: (versions, resourceIds, at, events) => insertVersions(tx, sql, dialect, versions, resourceIds, at, events),
     storedVersion: (v, at) => storedVersion(v, at),
     async existingVersions(pairs) {
       const out = new Set<string>();

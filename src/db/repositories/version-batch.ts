@@ -1,10 +1,11 @@
 // The rows of new versions (PromptVersion, PromptArgument, PromptMessage,
-// ResourceBinding) and the prompts' search text, as one statement where the dialect
+// ResourceBinding), the prompts' search text and their change events, as one statement where the dialect
 // has data-modifying CTEs (PostgreSQL): one round trip instead of five. Each child row
 // finds its version's id (and a binding its message's) by a subquery on the RETURNING
 // rows of the CTE before it, so no id has to come back to us in between.
 import { Prisma } from '../prisma.js';
-import type { NewVersion } from '../../core/ports.js';
+import type { NewChangeEvent, NewVersion } from '../../core/ports.js';
+import { EVENT_COLUMNS, eventRow } from './events-repo.js';
 import type { versionCreateData } from './prompts-repo.js';
 import { namedSearchTextUpdate, newestPerPrompt } from './prompt-search.js';
 
@@ -38,7 +39,7 @@ const values = (rows: Prisma.Sql[]) => Prisma.join(rows.map((r) => Prisma.sql`($
  * named; undefined when it would bind too many parameters (an import: the statements
  * one by one then).
  */
-export function versionBatch(versions: NewVersion[], data: VersionData[], at: Date): Prisma.Sql | undefined {
+export function versionBatch(versions: NewVersion[], data: VersionData[], at: Date, events: NewChangeEvent[] = []): Prisma.Sql | undefined {
   const versionId = (v: NewVersion) => Prisma.sql`(SELECT "id" FROM "v" WHERE "promptId" = ${v.promptId} AND "number" = ${v.number})`;
   const ctes: Prisma.Sql[] = [
     Prisma.sql`"v" AS (INSERT INTO "PromptVersion" (${ident(VERSION_COLUMNS)}) VALUES ${values(versions.map((v, i) => Prisma.join(versionRow(v, data[i]!, at))))} RETURNING "id", "promptId", "number")`,
@@ -55,6 +56,7 @@ export function versionBatch(versions: NewVersion[], data: VersionData[], at: Da
   }));
   if (binds.length) ctes.push(Prisma.sql`"b" AS (INSERT INTO "ResourceBinding" (${ident(BINDING_COLUMNS)}) VALUES ${values(binds)})`);
   ctes.push(Prisma.sql`"s" AS (${namedSearchTextUpdate([...newestPerPrompt(versions).values()])})`);
+  if (events.length) ctes.push(Prisma.sql`"e" AS (INSERT INTO "ChangeEvent" (${ident(EVENT_COLUMNS)}) VALUES ${values(events.map((e) => Prisma.join(eventRow(e, at))))})`);
   const batch = Prisma.sql`WITH ${Prisma.join(ctes, ', ')} SELECT 1`;
   return batch.values.length <= MAX_BATCH_PARAMS ? batch : undefined;
 }
