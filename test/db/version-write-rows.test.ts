@@ -3,11 +3,19 @@
 // statements run straight on its connection (src/db/sqlite-direct.ts). Either way the
 // version, its arguments, messages and bindings, the search text and the change event
 // must be what the statement-by-statement path wrote.
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/db/prisma.js';
 import { sqliteDirectSql } from '../../src/db/sqlite-direct.js';
 import { actor, makeCore, type TestCore } from '../helpers/db.js';
+
+// better-sqlite3 ships no types; the connection as sqlite-direct.ts sees it, plus what the test calls.
+type Connection = Parameters<typeof sqliteDirectSql>[0] & {
+  exec(sql: string): void;
+  defaultSafeIntegers(on: boolean): void;
+  close(): void;
+};
+const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => Connection;
 
 let core: TestCore;
 beforeAll(async () => {
@@ -66,7 +74,7 @@ describe('SQLite statements run below Prisma', () => {
     const sql = sqliteDirectSql(db, (s) => db.prepare(s) as never);
     db.exec('CREATE TABLE t (at TEXT, ok INTEGER, n INTEGER)');
     await expect(sql.execute(Prisma.sql`INSERT INTO t VALUES (${new Date(0)}, ${true}, ${1})`)).rejects.toThrow(/outside a write transaction/);
-    expect(db.prepare('SELECT COUNT(*) AS c FROM t').get()).toEqual({ c: 0n });
+    expect((db.prepare('SELECT COUNT(*) AS c FROM t') as { get(): unknown }).get()).toEqual({ c: 0n });
     db.exec('BEGIN');
     expect(await sql.execute(Prisma.sql`INSERT INTO t VALUES (${new Date(0)}, ${true}, ${1})`)).toBe(1);
     expect(await sql.query(Prisma.sql`SELECT at, ok, n FROM t`)).toEqual([{ at: '1970-01-01T00:00:00.000+00:00', ok: 1, n: 1 }]);
