@@ -129,7 +129,12 @@ export interface PromptRepository {
    * The prompt's head as the update left it; null when `expect` does not hold (or the prompt is gone).
    */
   bumpLatest(name: string, by: number, expect: { latest?: number; revision?: number }, at?: Date): Promise<PromptHead | null>;
-  insertVersions(versions: NewVersion[], resourceIds: Map<string, number>, at: Date): Promise<void>;
+  /**
+   * `events`: change events to append with the versions, as EventRepository.append
+   * would after them (one round trip where the database allows: the write path's
+   * common case, a version and its event).
+   */
+  insertVersions(versions: NewVersion[], resourceIds: Map<string, number>, at: Date, events?: NewChangeEvent[]): Promise<void>;
   /** A version just inserted, exactly as version() would read it back (no query). */
   storedVersion(version: NewVersion, at: Date): Version;
   /** Of these (prompt, number) pairs, the ones that exist, as `${promptId}:${number}`. */

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { adapterFactoryFor } from './adapter.js';
 import type { AdapterOptions, Dialect, OpenedClient } from './dialect.js';
 import { dialectFor } from './dialects.js';
-import type { Models } from './prisma.js';
+import type { Models, Tx } from './prisma.js';
+import type { RawSql } from './raw-sql.js';
 import { providerOf, type DbProvider } from './provider.js';
 import type { PoolStats } from '../core/ports.js';
 import { openEngine, applyMigrations, readMigrations } from './schema-engine.js';
@@ -16,6 +17,8 @@ export interface Db {
   /** The query surface the repositories use (src/db/prisma.ts). */
   prisma: Models;
   url: string;
+  /** Raw SQL inside the write transaction `tx` (the dialect's fastest way: sqlite-direct.ts on SQLite). */
+  writeSql(tx: Tx): RawSql;
   /** The pool's counts (null where the dialect has no pool). */
   poolStats(): PoolStats | null;
   close(): Promise<void>;
@@ -54,7 +57,7 @@ export async function createDb(rawUrl?: string, opts: AdapterOptions = {}): Prom
   const dialect = dialectFor(url);
   const opened = await dialect.openClient(url, opts);
   const poolStats = opened.poolStats ? () => opened.poolStats() : () => null;
-  return { dialect, provider: dialect.provider, client: opened.client, prisma: opened.models, url, poolStats, close: () => opened.client.$disconnect() };
+  return { dialect, provider: dialect.provider, client: opened.client, prisma: opened.models, url, writeSql: opened.writeSql, poolStats, close: () => opened.client.$disconnect() };
 }
 
 /**

@@ -10,6 +10,7 @@ import { messagesOf, type AdapterOptions, type Dialect } from './dialect.js';
 import type { Models, PgClient as PgClientType, Tx } from './prisma.js';
 import { listenForChanges, CHANGE_CHANNEL, pgDriver } from './pg-listener.js';
 import { projectRoot } from './paths.js';
+import { prismaSql } from './raw-sql.js';
 
 // Loaded on first use (as pg-listener.ts loads pg): a SQLite command (`promptd import`)
 // starts without PostgreSQL's driver and adapter (~60 ms of CPU).
@@ -152,7 +153,7 @@ export const postgresDialect: Dialect = {
     // The repositories are typed against the SQLite client's declarations (src/db/prisma.ts);
     // the generated PostgreSQL client has the same delegates, but TypeScript cannot
     // relate two sets of generated conditional types, so the shared surface is named here once.
-    return { provider: 'postgresql', client, models: client as unknown as Models, poolStats };
+    return { provider: 'postgresql', client, models: client as unknown as Models, poolStats, writeSql: prismaSql };
   },
   schemaPath: path.join(projectRoot, 'prisma', 'postgres', 'schema.prisma'),
   migrationsDir: path.join(projectRoot, 'prisma', 'postgres', 'migrations'),
@@ -191,5 +192,6 @@ export const postgresDialect: Dialect = {
     hex: (column) => `encode(${column}, 'hex')`,
     jsonText: '::text',
     noIndex: (expr: string) => expr,
+    writableCte: true,
   },
 };

@@ -7,6 +7,8 @@ import { messagesOf, type AdapterOptions, type Dialect } from './dialect.js';
 import { Prisma, SqliteClient, type Models, type Tx } from './prisma.js';
 import { projectRoot } from './paths.js';
 import { cacheStatements } from './sqlite-statement-cache.js';
+import { sqliteDirectSql } from './sqlite-direct.js';
+import { prismaSql, type RawSql } from './raw-sql.js';
 
 /** SQLite's page cache per connection, in KiB (SQLite's own default). */
 const PAGE_CACHE_KIB = 2000;
@@ -88,6 +90,8 @@ function engineAdapter(factory: object): object {
   };
 }
 
+const WRITE_LOCK = Prisma.sql`UPDATE "Setting" SET "value" = "value" WHERE "key" = 'write_lock'`;
+
 export const sqliteDialect: Dialect = {
   provider: 'sqlite',
   normaliseUrl: (url) => (url.startsWith('file:') ? url : `file:${url}`),
@@ -114,10 +118,13 @@ export const sqliteDialect: Dialect = {
     // (bench/writes-profile.ts); our errors are translated to domain errors anyway.
     const factory = adapterFactory(url, opts);
     const connect = factory.connect.bind(factory);
-    // Compiled statements kept per connection (sqlite-statement-cache.ts).
+    // Compiled statements kept per connection (sqlite-statement-cache.ts), and the
+    // write path's raw SQL run on that connection below Prisma (sqlite-direct.ts).
+    let direct: RawSql | undefined;
     factory.connect = async () => {
       const adapter = await connect();
-      cacheStatements((adapter as unknown as { client: Parameters<typeof cacheStatements>[0] }).client);
+      const conn = (adapter as unknown as { client: Parameters<typeof cacheStatements>[0] }).client;
+      direct = sqliteDirectSql(conn!, cacheStatements(conn));
       return adapter;
     };
     const client = new SqliteClient({ adapter: factory, errorFormat: 'minimal' });
@@ -132,7 +139,8 @@ export const sqliteDialect: Dialect = {
     // malloc held for good at 100,000 prompts (bench/history-memory.md). Reads after
     // start are few and small, and the file's pages stay in the OS cache.
     await client.$queryRawUnsafe(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
-    return { provider: 'sqlite', client, models: client };
+    // Before the first query has connected, through Prisma (it connects on that query).
+    return { provider: 'sqlite', client, models: client, writeSql: (tx) => direct ?? prismaSql(tx) };
   },
   schemaPath: path.join(projectRoot, 'prisma', 'schema.prisma'),
   migrationsDir: path.join(projectRoot, 'prisma', 'migrations'),
@@ -150,8 +158,8 @@ export const sqliteDialect: Dialect = {
    * SQLITE_BUSY when another process wrote in between (the busy timeout does not
    * apply to that case), so every write transaction becomes a writer at its first statement.
    */
-  async takeWriteLock(tx: Tx) {
-    await tx.$executeRawUnsafe(`UPDATE "Setting" SET "value" = "value" WHERE "key" = 'write_lock'`);
+  async takeWriteLock(_tx: Tx, sql: RawSql) {
+    await sql.execute(WRITE_LOCK);
   },
   async notifyOnCommit() {
     // Nothing to send: other processes poll PRAGMA data_version.
@@ -174,5 +182,6 @@ export const sqliteDialect: Dialect = {
     hex: (column) => `hex(${column})`,
     jsonText: '',
     noIndex: (expr: string) => `+${expr}`,
+    writableCte: false,
   },
 };

@@ -5,6 +5,7 @@
 import type { Models, PgClient, Prisma, SqliteClient, Tx } from './prisma.js';
 import type { DbProvider } from './provider.js';
 import type { PoolStats } from '../core/ports.js';
+import type { RawSql } from './raw-sql.js';
 
 export interface AdapterOptions {
   shadowDatabaseUrl?: string;
@@ -39,8 +40,8 @@ export interface ChangeListener {
 
 /** A Prisma client as what it is, plus the shared query surface the repositories use. */
 export type OpenedClient =
-  | { provider: 'sqlite'; client: SqliteClient; models: Models; poolStats?: undefined }
-  | { provider: 'postgresql'; client: PgClient; models: Models; poolStats(): PoolStats };
+  | { provider: 'sqlite'; client: SqliteClient; models: Models; poolStats?: undefined; writeSql(tx: Tx): RawSql }
+  | { provider: 'postgresql'; client: PgClient; models: Models; poolStats(): PoolStats; writeSql(tx: Tx): RawSql };
 
 export interface Dialect {
   readonly provider: DbProvider;
@@ -67,8 +68,8 @@ export interface Dialect {
   /** Wraps an adapter factory for the wasm schema engine's quirks on this database. */
   engineAdapter(factory: object): object;
 
-  /** First statement of every write transaction: writers go one at a time. */
-  takeWriteLock(tx: Tx): Promise<void>;
+  /** First statement of every write transaction (`sql`: the transaction's raw SQL, Db.writeSql): writers go one at a time. */
+  takeWriteLock(tx: Tx, sql: RawSql): Promise<void>;
   /**
    * Last call of every write transaction: wakes other processes when it commits. A
    * dialect whose notification is only delivered on commit may send it with the write
@@ -109,6 +110,12 @@ export interface Dialect {
      * sorting every row it found through another index; PostgreSQL: unchanged.
      */
     noIndex(expr: string): string;
+    /**
+     * INSERT/UPDATE … RETURNING can be WITH clauses of one statement (PostgreSQL's
+     * data-modifying CTEs): a version's rows go in one round trip (version-batch.ts).
+     * SQLite has none, and runs its statements on the connection directly instead.
+     */
+    writableCte: boolean;
   };
 }
 

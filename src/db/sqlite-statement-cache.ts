@@ -6,7 +6,7 @@
 // only, so the arguments are passed per call instead. The adapter uses `reader`,
 // `run()`, `columns()` and `raw().all()` of a bound statement, and `run()` of an
 // unbound one (BEGIN); nothing else calls prepare() on the connection.
-interface Statement {
+export interface Statement {
   readonly reader: boolean;
   run(...args: unknown[]): unknown;
   all(...args: unknown[]): unknown[];
@@ -14,11 +14,13 @@ interface Statement {
   raw(on?: boolean): Statement;
 }
 
-interface Connection {
+export interface Connection {
   prepare(sql: string): unknown;
+  readonly inTransaction: boolean;
 }
 
-export function cacheStatements(db: Connection | undefined, max = 500): void {
+/** Returns the cache's own lookup: the compiled statement for `sql` (sqlite-direct.ts runs it). */
+export function cacheStatements(db: Connection | undefined, max = 500): (sql: string) => Statement {
   // The adapter's connection is not public API (@prisma/adapter-better-sqlite3 keeps it
   // in `client`): if a new adapter version moves it, refuse to start rather than run uncached
   // or half-patched.
@@ -27,7 +29,7 @@ export function cacheStatements(db: Connection | undefined, max = 500): void {
   }
   const prepare = db.prepare.bind(db) as (sql: string) => Statement;
   const cache = new Map<string, Statement>();
-  db.prepare = (sql: string) => {
+  const compiled = (sql: string): Statement => {
     let s = cache.get(sql);
     if (s) cache.delete(sql);
     else {
@@ -35,7 +37,10 @@ export function cacheStatements(db: Connection | undefined, max = 500): void {
       if (cache.size >= max) cache.delete(cache.keys().next().value!);
     }
     cache.set(sql, s);
-    const stmt = s;
+    return s;
+  };
+  db.prepare = (sql: string) => {
+    const stmt = compiled(sql);
     return {
       reader: stmt.reader,
       run: () => stmt.run(),
@@ -47,4 +52,5 @@ export function cacheStatements(db: Connection | undefined, max = 500): void {
       }),
     };
   };
+  return compiled;
 }

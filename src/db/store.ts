@@ -16,15 +16,17 @@ import { servedSource } from './repositories/served-repo.js';
 import { readOrCreateSetting } from './repositories/settings-repo.js';
 import { loadImportHashes, promptRevisions, saveImportHashes } from './repositories/import-hashes-repo.js';
 import { createGroupWriter, type WriteTxOptions } from './repositories/tx.js';
+import { prismaSql, type RawSql } from './raw-sql.js';
 
-export function repositories(tx: Tx, dialect: Dialect): Repositories {
+/** `sql`: how the raw SQL of writes runs; Store.write passes its transaction's (Db.writeSql). */
+export function repositories(tx: Tx, dialect: Dialect, sql: RawSql = prismaSql(tx)): Repositories {
   return {
-    prompts: promptRepository(tx, dialect),
+    prompts: promptRepository(tx, dialect, sql),
     resources: resourceRepository(tx),
     templates: templateRepository(tx),
     tokens: tokenRepository(tx),
-    events: eventRepository(tx),
-    labels: labelRepository(tx),
+    events: eventRepository(tx, sql),
+    labels: labelRepository(tx, sql),
     webhooks: webhookRepository(tx),
     usage: usageRepository(tx),
   };
@@ -44,7 +46,7 @@ export function createStore(db: Db, opts: WriteTxOptions & { readOnly?: boolean 
     displayUrl: db.dialect.displayUrl(db.url),
     readOnly: Boolean(opts.readOnly),
     read,
-    write: (fn) => writer((tx) => fn(repositories(tx, db.dialect))),
+    write: (fn) => writer((tx) => fn(repositories(tx, db.dialect, db.writeSql(tx)))),
     served: servedSource(db.prisma, db.dialect),
     changeMarker: () => db.dialect.changeMarker(db.prisma),
     pollMs: db.dialect.pollMs,

@@ -136,13 +136,16 @@ export async function writeVersions(tx: Repositories, items: VersionWrite[], act
     const target = item.activate === 'newest' ? created.at(-1) : item.activate;
     return { item, head, created, target };
   });
-  await tx.prompts.insertVersions(versions, new Map([...stored].map(([uri, r]) => [uri, r.id])), at);
-
   // Label targets: `activate` (the main label, an activation) and any extra labels.
   const targets = plans.map((p) => [
     ...(p.target !== undefined ? [{ label: p.item.label ?? PRODUCTION, number: p.target, main: true }] : []),
     ...Object.entries(p.item.labels ?? {}).map(([label, number]) => ({ label, number, main: false })),
   ]);
+  // Without a label target there is no move, so the events are final now: they go
+  // with the versions (on PostgreSQL the same statement; the common REST write).
+  const eventsNow = targets.every((t) => !t.length);
+  await tx.prompts.insertVersions(versions, new Map([...stored].map(([uri, r]) => [uri, r.id])), at, eventsNow ? events : undefined);
+
   // Targets that were not written here must already exist.
   const older = plans.flatMap((p, i) => targets[i]!.filter((t) => !p.created.includes(t.number)).map((t) => ({ promptId: p.head.id, number: t.number })));
   const existing = await tx.prompts.existingVersions(older);
@@ -174,7 +177,7 @@ export async function writeVersions(tx: Repositories, items: VersionWrite[], act
   const gated = moves.map((m, i) => ({ prompt: m.head.name, label: m.label, to: m.to, force: forces[i], input: written.get(`${m.head.id}:${m.to}`) }));
   const forced = (await policy.gate?.(tx, gated, policy.protectedLabels)) ?? [];
   moveEvents.forEach((e, i) => Object.assign(e.details!, forcedDetails(forced, i)));
-  await tx.events.append(events, at);
+  if (!eventsNow) await tx.events.append(events, at);
   // Label moves bump the revision once more per prompt (labels-repo.ts).
   const moved = new Set(moves.filter((m) => m.from !== m.to).map((m) => m.head.id));
   return plans.map(({ item, head, created }) => ({ name: item.name, created, activated: activated.has(item), revision: head.revision + (moved.has(head.id) ? 1 : 0) }));

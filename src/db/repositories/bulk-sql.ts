@@ -3,7 +3,8 @@
 // interpreter); one multi-row INSERT costs ~0.02 ms per row. Identifiers are constants
 // from this file, values are always bound parameters, and Prisma.sql emits the right
 // placeholders and value encodings (dates, booleans, bytes) for SQLite and PostgreSQL.
-import { Prisma, type Tx } from '../prisma.js';
+import { Prisma } from '../prisma.js';
+import type { RawSql } from '../raw-sql.js';
 
 // Prisma caps bound parameters per query (below SQLite's own limit); an OR of 400
 // (promptId, number) pairs already exceeds it, so reads go in chunks of 100.
@@ -33,7 +34,7 @@ const ident = (names: string[]) => Prisma.raw(names.map((n) => `"${n}"`).join(',
 
 /** Inserts rows (values in `columns` order); returns the `returning` columns of every row. */
 export async function insertRows<R extends Record<string, unknown>>(
-  tx: Tx,
+  sql: RawSql,
   table: string,
   columns: string[],
   rows: unknown[][],
@@ -44,8 +45,8 @@ export async function insertRows<R extends Record<string, unknown>>(
   for (let i = 0; i < rows.length; i += per) {
     const values = Prisma.join(rows.slice(i, i + per).map((r) => Prisma.sql`(${Prisma.join(r)})`));
     const insert = Prisma.sql`INSERT INTO ${ident([table])} (${ident(columns)}) VALUES ${values}`;
-    if (returning) out.push(...(await tx.$queryRaw<R[]>(Prisma.sql`${insert} RETURNING ${ident(returning)}`)));
-    else await tx.$executeRaw(insert);
+    if (returning) out.push(...(await sql.query<R>(Prisma.sql`${insert} RETURNING ${ident(returning)}`)));
+    else await sql.execute(insert);
   }
   return out;
 }

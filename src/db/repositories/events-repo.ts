@@ -1,8 +1,9 @@
 // The change log: appended in the same transaction as the rows it describes.
 import type { Tx } from '../prisma.js';
 import { insertRows } from './bulk-sql.js';
+import { prismaSql, type RawSql } from '../raw-sql.js';
 import type { ChangeEvent } from '../../core/types.js';
-import type { EventRepository } from '../../core/ports.js';
+import type { EventRepository, NewChangeEvent } from '../../core/ports.js';
 
 type Row = NonNullable<Awaited<ReturnType<Tx['changeEvent']['findFirst']>>>;
 
@@ -19,11 +20,13 @@ export function toEvent(r: Row): ChangeEvent {
   };
 }
 
-export function eventRepository(tx: Tx): EventRepository {
+export const EVENT_COLUMNS = ['at', 'actor', 'action', 'entity', 'entityKey', 'served', 'details'];
+export const eventRow = (e: NewChangeEvent, at: Date) => [at, e.actor, e.action, e.entity, e.entityKey, e.served ?? false, e.details ? JSON.stringify(e.details) : null];
+
+export function eventRepository(tx: Tx, sql: RawSql = prismaSql(tx)): EventRepository {
   return {
     async append(events, at = new Date()) {
-      await insertRows(tx, 'ChangeEvent', ['at', 'actor', 'action', 'entity', 'entityKey', 'served', 'details'],
-        events.map((e) => [at, e.actor, e.action, e.entity, e.entityKey, e.served ?? false, e.details ? JSON.stringify(e.details) : null]));
+      await insertRows(sql, 'ChangeEvent', EVENT_COLUMNS, events.map((e) => eventRow(e, at)));
     },
     async newest(f, { beforeId, limit }) {
       const where = {

@@ -5,6 +5,7 @@
 import { Prisma, type Models, type Tx } from '../prisma.js';
 import type { ImportHashRow, ImportHashState, PromptRevision } from '../../core/ports.js';
 import { chunks, insertRows } from './bulk-sql.js';
+import { prismaSql } from '../raw-sql.js';
 
 function parseDeps(raw: string): string[] {
   try {
@@ -46,6 +47,6 @@ export async function promptRevisions(models: Models, names: string[]): Promise<
 export async function saveImportHashes(tx: Tx, root: string, rows: ImportHashRow[], drop: string[]): Promise<void> {
   const files = [...new Set([...rows.map((r) => r.file), ...drop])];
   for (const part of chunks(files, 500)) await tx.$executeRaw(Prisma.sql`DELETE FROM "ImportHash" WHERE "root" = ${root} AND "file" IN (${Prisma.join(part)})`);
-  await insertRows(tx, 'ImportHash', ['root', 'file', 'hash', 'deps', 'promptId', 'name', 'revision', 'stat'],
+  await insertRows(prismaSql(tx), 'ImportHash', ['root', 'file', 'hash', 'deps', 'promptId', 'name', 'revision', 'stat'],
     rows.map((r) => [root, r.file, r.hash, JSON.stringify(r.deps), r.promptId, r.name, r.revision, r.stat]));
 }

@@ -3,6 +3,7 @@
 // so the summary, detail and "active" reads that predate labels stay one join.
 import { Prisma, type Tx } from '../prisma.js';
 import { chunks, hasPair, pairsWhere } from './bulk-sql.js';
+import { prismaSql, type RawSql } from '../raw-sql.js';
 import type { LabelPointer, LabelRepository } from '../../core/ports.js';
 
 export const PRODUCTION = 'production';
@@ -18,7 +19,7 @@ async function versionIds(tx: Tx, items: { promptId: number; number: number }[])
   return ids;
 }
 
-async function move(tx: Tx, items: Move[], at: Date): Promise<void> {
+async function move(tx: Tx, sql: RawSql, items: Move[], at: Date): Promise<void> {
   if (!items.length) return;
   const sets = items.filter((i): i is Move & { number: number } => i.number !== null);
   const ids = await versionIds(tx, sets);
@@ -35,20 +36,20 @@ async function move(tx: Tx, items: Move[], at: Date): Promise<void> {
       return Prisma.sql`(${i.promptId}, ${i.label}, ${versionId}, ${at})`;
     }));
     // ON CONFLICT … DO UPDATE is the same statement on SQLite (3.24+) and PostgreSQL.
-    await tx.$executeRaw(Prisma.sql`INSERT INTO "PromptLabel" ("promptId", "name", "versionId", "updatedAt") VALUES ${values}
+    await sql.execute(Prisma.sql`INSERT INTO "PromptLabel" ("promptId", "name", "versionId", "updatedAt") VALUES ${values}
       ON CONFLICT ("promptId", "name") DO UPDATE SET "versionId" = excluded."versionId", "updatedAt" = excluded."updatedAt"`);
   }
   // The production mirror.
   for (const part of chunks(items.filter((i) => i.label === PRODUCTION), 250)) {
     const cases = Prisma.join(part.map((i) => Prisma.sql`WHEN ${i.promptId} THEN CAST(${i.number === null ? null : ids.get(`${i.promptId}:${i.number}`)!} AS INTEGER)`), ' ');
-    await tx.$executeRaw(Prisma.sql`UPDATE "Prompt" SET "activeVersionId" = CASE "id" ${cases} END WHERE "id" IN (${Prisma.join(part.map((i) => i.promptId))})`);
+    await sql.execute(Prisma.sql`UPDATE "Prompt" SET "activeVersionId" = CASE "id" ${cases} END WHERE "id" IN (${Prisma.join(part.map((i) => i.promptId))})`);
   }
   for (const part of chunks([...new Set(items.map((i) => i.promptId))], 250)) {
-    await tx.$executeRaw(Prisma.sql`UPDATE "Prompt" SET "revision" = "revision" + 1, "updatedAt" = ${at} WHERE "id" IN (${Prisma.join(part)})`);
+    await sql.execute(Prisma.sql`UPDATE "Prompt" SET "revision" = "revision" + 1, "updatedAt" = ${at} WHERE "id" IN (${Prisma.join(part)})`);
   }
 }
 
-export function labelRepository(tx: Tx): LabelRepository {
+export function labelRepository(tx: Tx, sql: RawSql = prismaSql(tx)): LabelRepository {
   return {
     async ofPrompts(promptIds) {
       const out = new Map<number, { label: string; version: number }[]>();
@@ -76,6 +77,6 @@ export function labelRepository(tx: Tx): LabelRepository {
       const rows = await tx.promptLabel.groupBy({ by: ['name'], where: { prompt: { deletedAt: null } }, _count: { _all: true }, orderBy: { name: 'asc' } });
       return rows.map((r) => ({ label: r.name, prompts: r._count._all }));
     },
-    move: (items, at) => move(tx, items, at),
+    move: (items, at) => move(tx, sql, items, at),
   };
 }

@@ -8,6 +8,7 @@
 // SQLite the migration search_trigram's triggers copy every write of the column into an
 // FTS5 trigram index (Dialect.searchCandidates, prompt-list.ts).
 import { Prisma, type Tx } from '../prisma.js';
+import type { RawSql } from '../raw-sql.js';
 import type { NewVersion } from '../../core/ports.js';
 import { chunks } from './bulk-sql.js';
 
@@ -24,20 +25,33 @@ export const renamedSearchText = (text: string, name: string) => {
   return nl < 0 ? name.toLowerCase() : `${name.toLowerCase()}${text.slice(nl)}`;
 };
 
-/** After versions are inserted: prompts whose latest version is among them search its text. */
-export async function refreshSearchText(tx: Tx, versions: NewVersion[]): Promise<void> {
+/**
+ * The search-text UPDATE of versions whose writer named their prompts (writeVersions
+ * does), one per prompt: no read. The "latestVersion" condition keeps the rule of
+ * refreshSearchText (only where the written version is the latest).
+ */
+export function namedSearchTextUpdate(newest: NewVersion[]): Prisma.Sql {
+  const cases = Prisma.join(newest.map((v) => Prisma.sql`WHEN ${v.promptId} THEN CAST(${searchTextOf(v.name!, v.input)} AS TEXT)`), ' ');
+  const latest = Prisma.join(newest.map((v) => Prisma.sql`WHEN ${v.promptId} THEN CAST(${v.number} AS INTEGER)`), ' ');
+  return Prisma.sql`UPDATE "Prompt" SET "searchText" = CASE "id" ${cases} END WHERE "id" IN (${Prisma.join(newest.map((v) => v.promptId))}) AND "latestVersion" = CASE "id" ${latest} END`;
+}
+
+/** The newest of `versions` per prompt. */
+export function newestPerPrompt(versions: NewVersion[]): Map<number, NewVersion> {
   const newest = new Map<number, NewVersion>();
   for (const v of versions) if ((newest.get(v.promptId)?.number ?? 0) < v.number) newest.set(v.promptId, v);
+  return newest;
+}
+
+/** After versions are inserted: prompts whose latest version is among them search its text. */
+export async function refreshSearchText(tx: Tx, sql: RawSql, versions: NewVersion[]): Promise<void> {
+  const newest = newestPerPrompt(versions);
   // One UPDATE per 250 prompts (a CASE on the id, as labels-repo.ts does for the
   // production mirror): one statement per prompt was a tenth of a 10,000-prompt import.
   for (const part of chunks([...newest.keys()], 250)) {
     const known = part.map((id) => newest.get(id)!);
     if (known.every((v) => v.name !== undefined)) {
-      // The writer named the prompts (writeVersions does): no read. The "latestVersion"
-      // condition keeps the rule below (only where the written version is the latest).
-      const cases = Prisma.join(known.map((v) => Prisma.sql`WHEN ${v.promptId} THEN CAST(${searchTextOf(v.name!, v.input)} AS TEXT)`), ' ');
-      const latest = Prisma.join(known.map((v) => Prisma.sql`WHEN ${v.promptId} THEN CAST(${v.number} AS INTEGER)`), ' ');
-      await tx.$executeRaw(Prisma.sql`UPDATE "Prompt" SET "searchText" = CASE "id" ${cases} END WHERE "id" IN (${Prisma.join(part)}) AND "latestVersion" = CASE "id" ${latest} END`);
+      await sql.execute(namedSearchTextUpdate(known));
       continue;
     }
     const heads = await tx.prompt.findMany({ where: { id: { in: part } }, select: { id: true, name: true, latestVersion: true } });
@@ -45,7 +59,7 @@ export async function refreshSearchText(tx: Tx, versions: NewVersion[]): Promise
     if (!due.length) continue;
     const cases = Prisma.join(due.map((h) => Prisma.sql`WHEN ${h.id} THEN CAST(${searchTextOf(h.name, newest.get(h.id)!.input)} AS TEXT)`), ' ');
     // A raw UPDATE: the write that made the version set updatedAt already.
-    await tx.$executeRaw(Prisma.sql`UPDATE "Prompt" SET "searchText" = CASE "id" ${cases} END WHERE "id" IN (${Prisma.join(due.map((h) => h.id))})`);
+    await sql.execute(Prisma.sql`UPDATE "Prompt" SET "searchText" = CASE "id" ${cases} END WHERE "id" IN (${Prisma.join(due.map((h) => h.id))})`);
   }
 }
 

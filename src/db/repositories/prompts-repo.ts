@@ -7,8 +7,11 @@ import type { Dialect } from '../dialect.js';
 import { chunks, hasPair, insertRows, pairsWhere } from './bulk-sql.js';
 import type { Argument, Content, Message, PromptDetail, PromptSummary, Version, VersionSummary } from '../../core/types.js';
 import type { TestCase, VersionInput } from '../../core/schemas.js';
-import type { NewVersion, PromptHead, PromptListFilter, PromptListKey, PromptRepository, PromptSort, PromptState } from '../../core/ports.js';
+import type { NewChangeEvent, NewVersion, PromptHead, PromptListFilter, PromptListKey, PromptRepository, PromptSort, PromptState } from '../../core/ports.js';
 import { isUriTemplate } from '../../core/uri-template.js';
+import { prismaSql, type RawSql } from '../raw-sql.js';
+import { EVENT_COLUMNS, eventRow } from './events-repo.js';
+import { ARGUMENT_COLUMNS, BINDING_COLUMNS, MESSAGE_COLUMNS, VERSION_COLUMNS, argumentRow, bindingOf, messageRow, versionBatch, versionRow } from './version-batch.js';
 
 export const versionInclude = {
   arguments: { orderBy: { position: 'asc' as const } },
@@ -260,35 +263,36 @@ const key = (promptId: number, number: number) => `${promptId}:${number}`;
 
 /**
  * Set-based version writes: a handful of multi-row INSERTs (versions, arguments,
- * messages, bindings) whatever the number of versions, for one prompt or ten thousand.
+ * messages, bindings) whatever the number of versions, for one prompt or ten thousand;
+ * where the dialect allows, one statement (version-batch.ts).
  */
-async function insertVersions(tx: Tx, versions: NewVersion[], resourceIds: Map<string, number>, at: Date): Promise<void> {
-  if (!versions.length) return;
+async function insertVersions(tx: Tx, sql: RawSql, dialect: Dialect, versions: NewVersion[], resourceIds: Map<string, number>, at: Date, events: NewChangeEvent[] = []): Promise<void> {
+  if (!versions.length) return void (await insertRows(sql, 'ChangeEvent', EVENT_COLUMNS, events.map((e) => eventRow(e, at))));
   const pending = versions.map((v) => ({ k: key(v.promptId, v.number), data: versionCreateData(v.input, resourceIds) }));
-  const rows = await insertRows<{ id: number; promptId: number; number: number }>(tx, 'PromptVersion',
-    ['promptId', 'number', 'title', 'description', 'icons', 'note', 'author', 'createdAt', 'testCases'],
-    versions.map((v, i) => { const d = pending[i]!.data; return [v.promptId, v.number, d.title, d.description, d.icons, d.note, v.author, at, d.testCases]; }),
-    ['id', 'promptId', 'number']);
+  if (dialect.sql.writableCte && versions.every((v) => v.name !== undefined)) {
+    const batch = versionBatch(versions, pending.map((p) => p.data), at, events);
+    if (batch) return void (await sql.execute(batch));
+  }
+  const rows = await insertRows<{ id: number; promptId: number; number: number }>(sql, 'PromptVersion', VERSION_COLUMNS,
+    versions.map((v, i) => versionRow(v, pending[i]!.data, at)), ['id', 'promptId', 'number']);
   const versionIds = new Map(rows.map((r) => [key(Number(r.promptId), Number(r.number)), Number(r.id)]));
-  await insertRows(tx, 'PromptArgument', ['versionId', 'position', 'name', 'title', 'description', 'required', 'choices', 'maxLength', 'type', 'defaultValue'],
-    pending.flatMap((x) => x.data.arguments.create.map((a) => [versionIds.get(x.k)!, a.position, a.name, a.title, a.description, a.required, a.choices, a.maxLength, a.type, a.defaultValue])));
+  await insertRows(sql, 'PromptArgument', ARGUMENT_COLUMNS, pending.flatMap((x) => x.data.arguments.create.map((a) => [versionIds.get(x.k)!, ...argumentRow(a)])));
   const bindings = new Map<string, { uri: string; isTemplate: boolean; resourceId: number | null; allow: string | null }>();
   const messageRows = pending.flatMap((x) =>
     x.data.messages.create.map((m) => {
       const versionId = versionIds.get(x.k)!;
-      if ('binding' in m && m.binding) bindings.set(`${versionId}:${m.position}`, m.binding.create);
-      const c = m as { text?: string | null; data?: Uint8Array | null; mimeType?: string | null; includePrompt?: string; includeLabel?: string | null; includeVersion?: number | null; includeArguments?: string | null };
-      return [versionId, m.position, m.role, m.type, c.text ?? null, c.data ?? null, c.mimeType ?? null, m.annotations,
-        c.includePrompt ?? null, c.includeLabel ?? null, c.includeVersion ?? null, c.includeArguments ?? null];
+      const b = bindingOf(m);
+      if (b) bindings.set(`${versionId}:${m.position}`, b);
+      return [versionId, ...messageRow(m)];
     }),
   );
-  const msgs = await insertRows<{ id: number; versionId: number; position: number }>(tx, 'PromptMessage',
-    ['versionId', 'position', 'role', 'type', 'text', 'data', 'mimeType', 'annotations', 'includePrompt', 'includeLabel', 'includeVersion', 'includeArguments'], messageRows, ['id', 'versionId', 'position']);
-  await insertRows(tx, 'ResourceBinding', ['messageId', 'uri', 'isTemplate', 'resourceId', 'allow'], msgs.flatMap((r) => {
+  const msgs = await insertRows<{ id: number; versionId: number; position: number }>(sql, 'PromptMessage', MESSAGE_COLUMNS, messageRows, ['id', 'versionId', 'position']);
+  await insertRows(sql, 'ResourceBinding', BINDING_COLUMNS, msgs.flatMap((r) => {
     const b = bindings.get(`${Number(r.versionId)}:${Number(r.position)}`);
     return b ? [[Number(r.id), b.uri, b.isTemplate, b.resourceId, b.allow]] : [];
   }));
-  await refreshSearchText(tx, versions);
+  await refreshSearchText(tx, sql, versions);
+  await insertRows(sql, 'ChangeEvent', EVENT_COLUMNS, events.map((e) => eventRow(e, at)));
 }
 
 /**
@@ -313,7 +317,8 @@ export function storedVersion(v: NewVersion, at: Date): Version {
   } as unknown as VersionRow);
 }
 
-export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
+/** `sql`: how raw SQL runs (Db.writeSql inside a write transaction). */
+export function promptRepository(tx: Tx, dialect: Dialect, sql: RawSql = prismaSql(tx)): PromptRepository {
   return {
     async head(name) {
       const r = await tx.prompt.findFirst({ where: { name, ...live }, select: headSelect });
@@ -352,14 +357,14 @@ export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
       return out;
     },
     async insertPrompts(items, at) {
-      const made = await insertRows<{ id: number; name: string }>(tx, 'Prompt', ['name', 'latestVersion', 'revision', 'createdAt', 'updatedAt'],
+      const made = await insertRows<{ id: number; name: string }>(sql, 'Prompt', ['name', 'latestVersion', 'revision', 'createdAt', 'updatedAt'],
         items.map((i) => [i.name, i.latestVersion, 1, at, at]), ['id', 'name']);
       return new Map(made.map((r) => [r.name, Number(r.id)]));
     },
     async bumpLatest(name, by, expect, at = new Date()) {
       // One statement: the conditional update and the head it leaves (RETURNING, SQLite
       // 3.35+ and PostgreSQL), so a write does not read back what it just wrote.
-      const rows = await tx.$queryRaw<{ id: unknown; name: string; archived: unknown; latestVersion: unknown; revision: unknown; activeVersion: unknown }[]>(Prisma.sql`
+      const rows = await sql.query<{ id: unknown; name: string; archived: unknown; latestVersion: unknown; revision: unknown; activeVersion: unknown }>(Prisma.sql`
         UPDATE "Prompt" SET "latestVersion" = "latestVersion" + ${by}, "revision" = "revision" + 1, "updatedAt" = ${at}
         WHERE "name" = ${name} AND "deletedAt" IS NULL
           ${expect.latest !== undefined ? Prisma.sql`AND "latestVersion" = ${expect.latest}` : Prisma.empty}
@@ -370,7 +375,7 @@ export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
       if (!r) return null;
       return { id: Number(r.id), name: r.name, archived: Boolean(Number(r.archived)), latestVersion: Number(r.latestVersion), revision: Number(r.revision), activeVersion: r.activeVersion == null ? null : Number(r.activeVersion) };
     },
-    insertVersions: (versions, resourceIds, at) => insertVersions(tx, versions, resourceIds, at),
+    insertVersions: (versions, resourceIds, at, events) => insertVersions(tx, sql, dialect, versions, resourceIds, at, events),
     storedVersion: (v, at) => storedVersion(v, at),
     async existingVersions(pairs) {
       const out = new Set<string>();

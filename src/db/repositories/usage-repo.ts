@@ -2,6 +2,7 @@
 // instances sharing a database never touch each other's rows and a flush is one insert.
 import type { Tx } from '../prisma.js';
 import { chunks, insertRows } from './bulk-sql.js';
+import { prismaSql } from '../raw-sql.js';
 import type { UsageRepository } from '../../core/ports.js';
 import type { UsageOutcome, UsageRow, UsageTransport } from '../../core/usage/types.js';
 
@@ -9,7 +10,7 @@ const HOUR_MS = 3_600_000;
 const COLUMNS = ['instance', 'grain', 'start', 'prompt', 'version', 'label', 'client', 'token', 'transport', 'outcome', 'fetches', 'latencyMs', 'lastAt'] as const;
 
 /** Multi-row INSERTs (bulk-sql.ts): createMany costs ~2 ms per row here, under the write lock. */
-const insert = (tx: Tx, rows: UsageRow[]) => insertRows(tx, 'UsageBucket', [...COLUMNS], rows.map((r) => COLUMNS.map((k) => r[k])));
+const insert = (tx: Tx, rows: UsageRow[]) => insertRows(prismaSql(tx), 'UsageBucket', [...COLUMNS], rows.map((r) => COLUMNS.map((k) => r[k])));
 /** Minute rows read per rollup step. */
 const ROLLUP_CHUNK = 5_000;
 

@@ -1,0 +1,71 @@
+// The write path's raw SQL straight on the better-sqlite3 connection, below Prisma.
+// Through Prisma every statement of a version write cost more client work (request
+// building, the query interpreter, result mapping) than SQLite spent running it
+// (bench/history-writes.md). Prisma's SQLite adapter has a single connection and runs
+// a transaction on it from BEGIN to COMMIT, so a statement run on that connection while
+// a write transaction's function is running is inside that transaction (and inside its
+// savepoint, for a group's writer): store.ts hands this executor only to the
+// repositories of Store.write, and it refuses to run when no transaction is open.
+// Arguments are encoded as the adapter encodes them (mapArg in
+// @prisma/adapter-better-sqlite3), so rows read back through Prisma look the same.
+import type { Prisma } from './prisma.js';
+import type { RawSql } from './raw-sql.js';
+import type { Connection, Statement } from './sqlite-statement-cache.js';
+import { conflict } from '../core/errors.js';
+
+function encode(v: unknown): unknown {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (v instanceof Date) return v.toISOString().replace('Z', '+00:00');
+  if (v instanceof Uint8Array && !Buffer.isBuffer(v)) return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  return v;
+}
+
+// The connection reads integers as bigint (the adapter sets defaultSafeIntegers): as
+// the adapter does, a safe integer becomes a number.
+function decode(row: Record<string, unknown>): Record<string, unknown> {
+  for (const k in row) {
+    const v = row[k];
+    if (typeof v === 'bigint' && Number.isSafeInteger(Number(v))) row[k] = Number(v);
+  }
+  return row;
+}
+
+// A unique violation is a conflict, as translatePrismaError (tx.ts) makes of Prisma's P2002.
+function translate(e: unknown): unknown {
+  const code = (e as { code?: unknown }).code;
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    const fields = String((e as Error).message).split('constraint failed: ')[1]?.split(', ').map((f) => f.split('.').pop()!) ?? [];
+    const field = fields.find((f) => f !== 'promptId') ?? 'name';
+    return conflict(`a record with this ${field} already exists`, [{ path: field, message: 'already exists' }]);
+  }
+  return e;
+}
+
+export function sqliteDirectSql(db: Connection, compiled: (sql: string) => Statement): RawSql {
+  const statement = (sql: Prisma.Sql) => {
+    // Outside a transaction this would autocommit each statement: a bug, never a write.
+    if (!db.inTransaction) throw new Error('direct SQL outside a write transaction');
+    return compiled(sql.sql);
+  };
+  return {
+    async query<R>(sql: Prisma.Sql) {
+      const s = statement(sql);
+      try {
+        if (!s.reader) return (s.run(sql.values.map(encode)), []);
+        // raw(false): the adapter switches the shared compiled statement to arrays.
+        return s.raw(false).all(sql.values.map(encode)).map((r) => decode(r as Record<string, unknown>)) as R[];
+      } catch (e) {
+        throw translate(e);
+      }
+    },
+    async execute(sql: Prisma.Sql) {
+      const s = statement(sql);
+      try {
+        return Number((s.run(sql.values.map(encode)) as { changes: number | bigint }).changes);
+      } catch (e) {
+        throw translate(e);
+      }
+    },
+  };
+}
