@@ -2,7 +2,7 @@
 import { Prisma, type Tx } from '../prisma.js';
 import { countPrompts, keyOf, promptPageIds } from './prompt-list.js';
 import { usageRepository } from './usage-repo.js';
-import { refreshSearchText, renamedSearchText } from './prompt-search.js';
+import { refreshSearchText, renamedSearchText, searchTextOf } from './prompt-search.js';
 import type { Dialect } from '../dialect.js';
 import { chunks, hasPair, insertRows, pairsWhere } from './bulk-sql.js';
 import type { Argument, Content, Message, PromptDetail, PromptSummary, Version, VersionSummary } from '../../core/types.js';
@@ -262,7 +262,7 @@ const key = (promptId: number, number: number) => `${promptId}:${number}`;
  * Set-based version writes: a handful of multi-row INSERTs (versions, arguments,
  * messages, bindings) whatever the number of versions, for one prompt or ten thousand.
  */
-async function insertVersions(tx: Tx, versions: NewVersion[], resourceIds: Map<string, number>, at: Date): Promise<void> {
+async function insertVersions(tx: Tx, versions: NewVersion[], resourceIds: Map<string, number>, at: Date, searched: Set<number>): Promise<void> {
   if (!versions.length) return;
   const pending = versions.map((v) => ({ k: key(v.promptId, v.number), data: versionCreateData(v.input, resourceIds) }));
   const rows = await insertRows<{ id: number; promptId: number; number: number }>(tx, 'PromptVersion',
@@ -288,7 +288,8 @@ async function insertVersions(tx: Tx, versions: NewVersion[], resourceIds: Map<s
     const b = bindings.get(`${Number(r.versionId)}:${Number(r.position)}`);
     return b ? [[Number(r.id), b.uri, b.isTemplate, b.resourceId, b.allow]] : [];
   }));
-  await refreshSearchText(tx, versions);
+  await refreshSearchText(tx, searched.size ? versions.filter((v) => !searched.has(v.promptId)) : versions);
+  searched.clear();
 }
 
 /**
@@ -314,6 +315,10 @@ export function storedVersion(v: NewVersion, at: Date): Version {
 }
 
 export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
+  // Prompts the last insertPrompts wrote with their search text: the insertVersions that
+  // follows it (writeVersions) need not write it again. Both reset it, so it never
+  // outlives that one write.
+  const searched = new Set<number>();
   return {
     async head(name) {
       const r = await tx.prompt.findFirst({ where: { name, ...live }, select: headSelect });
@@ -352,9 +357,12 @@ export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
       return out;
     },
     async insertPrompts(items, at) {
-      const made = await insertRows<{ id: number; name: string }>(tx, 'Prompt', ['name', 'latestVersion', 'revision', 'createdAt', 'updatedAt'],
-        items.map((i) => [i.name, i.latestVersion, 1, at, at]), ['id', 'name']);
-      return new Map(made.map((r) => [r.name, Number(r.id)]));
+      searched.clear();
+      const made = await insertRows<{ id: number; name: string }>(tx, 'Prompt', ['name', 'latestVersion', 'revision', 'createdAt', 'updatedAt', 'searchText'],
+        items.map((i) => [i.name, i.latestVersion, 1, at, at, i.latest ? searchTextOf(i.name, i.latest) : '']), ['id', 'name']);
+      const ids = new Map(made.map((r) => [r.name, Number(r.id)]));
+      for (const i of items) if (i.latest) searched.add(ids.get(i.name)!);
+      return ids;
     },
     async bumpLatest(name, by, expect, at = new Date()) {
       // One statement: the conditional update and the head it leaves (RETURNING, SQLite
@@ -370,7 +378,7 @@ export function promptRepository(tx: Tx, dialect: Dialect): PromptRepository {
       if (!r) return null;
       return { id: Number(r.id), name: r.name, archived: Boolean(Number(r.archived)), latestVersion: Number(r.latestVersion), revision: Number(r.revision), activeVersion: r.activeVersion == null ? null : Number(r.activeVersion) };
     },
-    insertVersions: (versions, resourceIds, at) => insertVersions(tx, versions, resourceIds, at),
+    insertVersions: (versions, resourceIds, at) => insertVersions(tx, versions, resourceIds, at, searched),
     storedVersion: (v, at) => storedVersion(v, at),
     async existingVersions(pairs) {
       const out = new Set<string>();
