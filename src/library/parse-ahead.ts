@@ -1,19 +1,20 @@
-// Parses prompt files' YAML ahead of the import's reader, on a worker thread. YAML
-// parsing was ~28% of a 10,000-file import's CPU and the reader runs on one thread;
-// a second thread halves that wall time on a 2-CPU machine.
+// Parses prompt files ahead of the import's reader, on a worker thread. Parsing (YAML
+// ~28% of a 10,000-file import's CPU, then the schemas) ran on the one thread; a second
+// thread takes about half of it on a machine with 2 CPUs.
 //
 // The worker's results are only a memo: the reader still reads every file itself (the
 // same checks, limits and errors, in the same order) and takes a worker's result only
-// when the worker parsed the very text it read. Anything else (a parse error, a file
-// the worker could not read, a value that would not survive the copy between threads)
-// the worker leaves out and the reader parses the file itself, so the result and every
-// file's error are what a single thread gives. The reader goes forward through the
-// files and the worker backwards; they stop where they meet.
+// when the worker parsed the very text it read, and the worker hands over only files
+// that parsed cleanly without reading a media file, so what it parsed is a function
+// of that text alone. Anything else (a parse or schema error, a file the worker could
+// not read, a value that would not survive the copy between threads) the reader parses
+// itself, so the result and every file's error are what a single thread gives. The
+// reader goes forward through the files and the worker backwards; they stop where they meet.
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { ReadLimits } from './safe-read.js';
 
-/** What the worker hands over for one file: the text it parsed and the value (`toJS()`). */
+/** What the worker hands over for one file: the text it parsed and the ParsedPrompt. */
 export interface ParsedAhead {
   file: string;
   text: string;
@@ -31,6 +32,8 @@ export interface ParseAhead {
 export interface ParseAheadOptions {
   /** fewer files than this are not worth a thread's start (~40 ms) */
   minFiles?: number;
+  /** tests: block until the worker has parsed every file, so the reader takes all it can */
+  wait?: boolean;
 }
 
 const MIN_FILES = 200;
@@ -47,8 +50,9 @@ const workerScript = fromSource
 export function startParseAhead(root: string, files: string[], limits: ReadLimits, opts: ParseAheadOptions = {}): ParseAhead | undefined {
   if (files.length < (opts.minFiles ?? MIN_FILES) || availableParallelism() < 2) return undefined;
   const { port1, port2 } = new MessageChannel();
-  // Where the reader is (an index into `files`): the worker stops when it gets there.
-  const progress = new Int32Array(new SharedArrayBuffer(4));
+  // [0]: where the reader is (an index into `files`): the worker stops when it gets
+  // there; [1]: 1 once the worker has posted everything.
+  const progress = new Int32Array(new SharedArrayBuffer(8));
   progress[0] = -1;
   let worker: Worker;
   try {
@@ -66,6 +70,7 @@ export function startParseAhead(root: string, files: string[], limits: ReadLimit
   worker.on('error', () => {});
   const done = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.unref();
+  if (opts.wait) Atomics.wait(progress, 1, 0, 30_000);
   const index = new Map(files.map((f, i) => [f, i]));
   const memo = new Map<string, ParsedAhead>();
   return {

@@ -17,7 +17,6 @@ import { mergeFieldErrors, semanticErrorsOf } from '../core/validate-version.js'
 import { createLibraryReader, FileError, type LibraryReader, type ReadLimits } from './safe-read.js';
 import { saltKey, sourceHash, statPrint, type SkipSources } from './import-hashes.js';
 import { startParseAhead, type ParseAhead, type ParseAheadOptions } from './parse-ahead.js';
-import { YAML_OPTIONS } from './yaml-options.js';
 
 export interface ParsedPrompt {
   /** path shown in reports, relative to the library root: `prompts/x.yaml` */
@@ -86,12 +85,11 @@ function unclosedQuoteError(doc: YAML.Document, text: string, e: YAML.YAMLError)
   return { path: `line ${lineAt(text, opened)}`, message: `the ${quote} quote opened here is never closed` };
 }
 
-function parseYaml(text: string, ahead?: { value: unknown }): unknown {
-  if (ahead) return ahead.value;
+function parseYaml(text: string): unknown {
   // The parser refuses alias bombs and similar by throwing from toJS (and deep nesting
   // can overflow the stack); either is this file's error, not the whole import's.
   try {
-    const doc = YAML.parseDocument(text, YAML_OPTIONS);
+    const doc = YAML.parseDocument(text, { uniqueKeys: true, prettyErrors: true });
     if (doc.errors.length) {
       throw new FileError(
         doc.errors.map(
@@ -138,9 +136,13 @@ function salvageVersion(fv: unknown, media: (m: InlineMediaFile) => string): unk
   return { arguments: v.arguments, messages };
 }
 
-function parsePromptFile(reader: LibraryReader, shown: string, deps: string[] = [], ahead?: ParseAhead): ParsedPrompt {
+/** One prompt file; `deps` hears the media files it reads. Exported for the parse-ahead worker. */
+export function parsePromptFile(reader: LibraryReader, shown: string, deps: string[] = [], ahead?: ParseAhead): ParsedPrompt {
   const text = reader.read(shown, '(file)').toString('utf8');
-  const raw = parseYaml(text, ahead?.take(shown, text));
+  // The worker's result for this very text (it takes only files that read no media file).
+  const done = ahead?.take(shown, text);
+  if (done) return done.value as ParsedPrompt;
+  const raw = parseYaml(text);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new FileError([{ path: '(file)', message: 'expected a mapping with name and messages' }]);
   const history = 'versions' in raw;
   const noMedia = () => '';

@@ -1,6 +1,6 @@
 // Parsing on a second thread (src/library/parse-ahead.ts) changes nothing but speed:
-// the worker hands over what parsed cleanly, exactly as the reader's thread parses it,
-// and leaves every file with a problem to the reader, so reports stay per file and the same.
+// the worker hands over what parsed cleanly without media files, exactly as the reader's
+// thread parses it, and leaves every other file to the reader, so reports stay per file and the same.
 import { describe, expect, it } from 'vitest';
 import { readLibrary } from '../../src/library/read-library.js';
 import { startParseAhead } from '../../src/library/parse-ahead.js';
@@ -18,19 +18,23 @@ const files: Record<string, string> = {
   'prompts/schema.yaml': 'name: schema\nmessages:\n  - role: robot\n    text: hi\n',
   'prompts/other-name.yaml': good('p-3'),
   'prompts/json.json': JSON.stringify({ name: 'json', messages: [{ role: 'user', text: 'from json' }] }),
+  'prompts/media.yaml': 'name: media\nmessages:\n  - role: user\n    image: {file: media/dot.png, mimeType: image/png}\n',
+  'media/dot.png': 'not really a png',
 };
+const prompts = Object.keys(files).filter((f) => f.startsWith('prompts/')).sort();
 
 describe('parsing ahead on a worker thread', () => {
-  it('hands over the value of each clean file, and nothing for files with problems', async () => {
+  it('hands over each clean file, and nothing for files with problems or media files', async () => {
     const dir = writeFiles(tempDir('pd-ahead-'), files);
-    const names = Object.keys(files).sort();
+    const names = prompts;
     const ahead = startParseAhead(dir, names, {}, { minFiles: 1 })!;
     expect(ahead).toBeDefined();
     await ahead.done;
     const { readFileSync } = await import('node:fs');
     const taken = names.filter((f) => ahead.take(f, readFileSync(`${dir}/${f}`, 'utf8')) !== undefined);
     ahead.close();
-    expect(taken.sort()).toEqual(names.filter((f) => !['prompts/bad-yaml.yaml', 'prompts/open-quote.yaml', 'prompts/dup-key.yaml', 'prompts/proto.yaml'].includes(f)));
+    expect(taken.sort()).toEqual(names.filter((f) => /p-\d+\.yaml$|json\.json$/.test(f)));
+    expect(taken).toHaveLength(21);
   });
 
   it('takes a value only for the text the worker parsed', async () => {
@@ -44,8 +48,9 @@ describe('parsing ahead on a worker thread', () => {
   it('reads a library to the same result, problems included, with and without the worker', () => {
     const dir = writeFiles(tempDir('pd-ahead-'), files);
     const alone = readLibrary(dir);
-    const withWorker = readLibrary(dir, {}, undefined, undefined, { minFiles: 1 });
+    const withWorker = readLibrary(dir, {}, undefined, undefined, { minFiles: 1, wait: true });
     expect(withWorker).toEqual(alone);
+    expect(alone.prompts.find((p) => p.name === 'media')!.versions[0]!.input.messages[0]!.content).toMatchObject({ type: 'image', mimeType: 'image/png' });
     expect(alone.problems.map((p) => p.file).sort()).toEqual(['prompts/bad-yaml.yaml', 'prompts/dup-key.yaml', 'prompts/open-quote.yaml', 'prompts/other-name.yaml', 'prompts/proto.yaml', 'prompts/schema.yaml']);
   });
 
