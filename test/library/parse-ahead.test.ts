@@ -1,6 +1,7 @@
 // Parsing on a second thread (src/library/parse-ahead.ts) changes nothing but speed:
 // the worker hands over what parsed cleanly without media files, exactly as the reader's
 // thread parses it, and leaves every other file to the reader, so reports stay per file and the same.
+import { symlinkSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readLibrary } from '../../src/library/read-library.js';
 import { startParseAhead } from '../../src/library/parse-ahead.js';
@@ -47,11 +48,13 @@ describe('parsing ahead on a worker thread', () => {
 
   it('reads a library to the same result, problems included, with and without the worker', () => {
     const dir = writeFiles(tempDir('pd-ahead-'), files);
+    // A link to a clean file: the worker's reader refuses it like the reader's does.
+    symlinkSync(`${dir}/prompts/p-1.yaml`, `${dir}/prompts/link.yaml`);
     const alone = readLibrary(dir);
     const withWorker = readLibrary(dir, {}, undefined, undefined, { minFiles: 1, wait: true });
     expect(withWorker).toEqual(alone);
     expect(alone.prompts.find((p) => p.name === 'media')!.versions[0]!.input.messages[0]!.content).toMatchObject({ type: 'image', mimeType: 'image/png' });
-    expect(alone.problems.map((p) => p.file).sort()).toEqual(['prompts/bad-yaml.yaml', 'prompts/dup-key.yaml', 'prompts/open-quote.yaml', 'prompts/other-name.yaml', 'prompts/proto.yaml', 'prompts/schema.yaml']);
+    expect(alone.problems.map((p) => p.file).sort()).toEqual(['prompts/bad-yaml.yaml', 'prompts/dup-key.yaml', 'prompts/link.yaml', 'prompts/open-quote.yaml', 'prompts/other-name.yaml', 'prompts/proto.yaml', 'prompts/schema.yaml']);
   });
 
   it('starts no thread for a handful of files', () => {
