@@ -122,8 +122,12 @@ export interface PromptRepository {
 
   /** Which of these names are taken (by live or soft-deleted prompts). */
   takenNames(names: string[]): Promise<string[]>;
-  /** Inserts prompts; returns name → id. */
-  insertPrompts(items: { name: string; latestVersion: number }[], at: Date): Promise<Map<string, number>>;
+  /**
+   * Inserts prompts; returns name → id. `latest`: the version that will be the latest
+   * (inserted next by insertVersions), so the prompt row gets its search text at once
+   * instead of in a second write of every new row.
+   */
+  insertPrompts(items: { name: string; latestVersion: number; latest?: VersionInput }[], at: Date): Promise<Map<string, number>>;
   /**
    * Raises latestVersion by `by` and bumps the revision, only if `expect` still holds.
    * The prompt's head as the update left it; null when `expect` does not hold (or the prompt is gone).

@@ -6,6 +6,7 @@ import { planImport, type ImportPlan, type PlanOptions, type PromptPlanItem, typ
 import { libraryRoot, readLibrary, type ParsedLibrary } from './read-library.js';
 import { importSalt } from './import-hashes.js';
 import type { ReadLimits } from './safe-read.js';
+import type { ParseAheadOptions } from './parse-ahead.js';
 
 export interface ImportOptions extends PlanOptions, ReadLimits {
   dryRun?: boolean;
@@ -19,6 +20,8 @@ export interface ImportOptions extends PlanOptions, ReadLimits {
   reparse?: boolean;
   /** when the import started, ms since the epoch (default now; tests move it on to trust files they just wrote) */
   startedMs?: number;
+  /** parsing on a second thread (parse-ahead.ts): by default for 200 files or more on a machine with 2 CPUs or more */
+  parseAhead?: ParseAheadOptions;
 }
 
 export type ImportPhase = 'reading' | 'planning' | 'writing';
@@ -113,7 +116,7 @@ export async function importLibrary(core: Core, target: string, opts: ImportOpti
   const recorded = await core.importHashes.load(root);
   const salt = importSalt(opts);
   const lib = readLibrary(target, { maxFileBytes: opts.maxFileBytes, maxTotalBytes: opts.maxTotalBytes }, opts.onProgress && ((d, t) => opts.onProgress!(d, t, 'reading')),
-    { salt, unchanged: opts.reparse ? new Map() : recorded.unchanged, startedMs: opts.startedMs });
+    { salt, unchanged: opts.reparse ? new Map() : recorded.unchanged, startedMs: opts.startedMs }, opts.parseAhead ?? {});
   opts.onProgress?.(0, lib.prompts.length, 'planning');
   const plan = await planImport(core, lib, opts);
   if (opts.dryRun) {

@@ -16,6 +16,7 @@ import {
 import { mergeFieldErrors, semanticErrorsOf } from '../core/validate-version.js';
 import { createLibraryReader, FileError, type LibraryReader, type ReadLimits } from './safe-read.js';
 import { saltKey, sourceHash, statPrint, type SkipSources } from './import-hashes.js';
+import { startParseAhead, type ParseAhead, type ParseAheadOptions } from './parse-ahead.js';
 
 export interface ParsedPrompt {
   /** path shown in reports, relative to the library root: `prompts/x.yaml` */
@@ -135,8 +136,13 @@ function salvageVersion(fv: unknown, media: (m: InlineMediaFile) => string): unk
   return { arguments: v.arguments, messages };
 }
 
-function parsePromptFile(reader: LibraryReader, shown: string, deps: string[] = []): ParsedPrompt {
-  const raw = parseYaml(reader.read(shown, '(file)').toString('utf8'));
+/** One prompt file; `deps` hears the media files it reads. Exported for the parse-ahead worker. */
+export function parsePromptFile(reader: LibraryReader, shown: string, deps: string[] = [], ahead?: ParseAhead): ParsedPrompt {
+  const text = reader.read(shown, '(file)').toString('utf8');
+  // The worker's result for this very text (it takes only files that read no media file).
+  const done = ahead?.take(shown, text);
+  if (done) return done.value as ParsedPrompt;
+  const raw = parseYaml(text);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new FileError([{ path: '(file)', message: 'expected a mapping with name and messages' }]);
   const history = 'versions' in raw;
   const noMedia = () => '';
@@ -244,8 +250,12 @@ export function libraryRoot(target: string): { root: string; isFile: boolean } {
 /**
  * `skip`: files the last import read (import-hashes.ts); one whose bytes (and media
  * files) hash the same is listed in `unchanged` instead of being parsed.
+ * `parseAhead`: parse the YAML of files on a second thread too (parse-ahead.ts; the
+ * result is the same either way).
  */
-export function readLibrary(target: string, limits: ReadLimits = {}, onFile?: (done: number, total: number) => void, skip?: SkipSources): ParsedLibrary {
+export function readLibrary(
+  target: string, limits: ReadLimits = {}, onFile?: (done: number, total: number) => void, skip?: SkipSources, parseAhead?: ParseAheadOptions,
+): ParsedLibrary {
   const abs = path.resolve(target);
   const { root, isFile } = libraryRoot(target);
   const lib: ParsedLibrary = { root, prompts: [], resources: [], templates: [], problems: [] };
@@ -274,34 +284,40 @@ export function readLibrary(target: string, limits: ReadLimits = {}, onFile?: (d
   const seen = new Map<string, string>();
   const startedMs = skip?.startedMs ?? Date.now();
   const key = salt === undefined ? '' : saltKey(salt);
-  for (const [i, shown] of files.entries()) {
-    try {
-      const known = skip?.unchanged.get(shown);
-      if (known && salt !== undefined && !seen.has(known.name)) {
-        // Same stat fingerprint: unchanged without opening the file; else the bytes decide.
-        const print = printOf(reader, key, shown, known.deps, startedMs);
-        const same = known.stat !== '' && print === known.stat;
-        if (same || hashOf(reader, salt, shown, known.deps) === known.hash) {
-          seen.set(known.name, shown);
-          const restat = !same && print ? { restat: { hash: known.hash, deps: known.deps, stat: print } } : {};
-          (lib.unchanged ??= []).push({ file: shown, name: known.name, latest: known.latest, ...restat });
-          onFile?.(i + 1, files.length);
-          continue;
+  // Files the last import did not read are parsed for sure: those the worker may take.
+  const ahead = parseAhead && startParseAhead(root, skip ? files.filter((f) => !skip.unchanged.has(f)) : files, limits, parseAhead);
+  try {
+    for (const [i, shown] of files.entries()) {
+      try {
+        const known = skip?.unchanged.get(shown);
+        if (known && salt !== undefined && !seen.has(known.name)) {
+          // Same stat fingerprint: unchanged without opening the file; else the bytes decide.
+          const print = printOf(reader, key, shown, known.deps, startedMs);
+          const same = known.stat !== '' && print === known.stat;
+          if (same || hashOf(reader, salt, shown, known.deps) === known.hash) {
+            seen.set(known.name, shown);
+            const restat = !same && print ? { restat: { hash: known.hash, deps: known.deps, stat: print } } : {};
+            (lib.unchanged ??= []).push({ file: shown, name: known.name, latest: known.latest, ...restat });
+            onFile?.(i + 1, files.length);
+            continue;
+          }
         }
+        const deps: string[] = [];
+        const p = parsePromptFile(reader, shown, deps, ahead);
+        // The stat is taken after the read: a write after the import started leaves a fresh time, never trusted.
+        if (salt !== undefined) p.source = { hash: hashOf(reader, salt, shown, deps)!, deps, stat: printOf(reader, key, shown, deps, startedMs) ?? '' };
+        const dup = seen.get(p.name);
+        if (dup) throw new FileError([{ path: 'name', message: `prompt "${p.name}" is also defined in ${dup}` }]);
+        seen.set(p.name, shown);
+        lib.prompts.push(p);
+      } catch (e) {
+        if (!(e instanceof FileError)) throw e;
+        lib.problems.push({ file: shown, errors: e.errors });
       }
-      const deps: string[] = [];
-      const p = parsePromptFile(reader, shown, deps);
-      // The stat is taken after the read: a write after the import started leaves a fresh time, never trusted.
-      if (salt !== undefined) p.source = { hash: hashOf(reader, salt, shown, deps)!, deps, stat: printOf(reader, key, shown, deps, startedMs) ?? '' };
-      const dup = seen.get(p.name);
-      if (dup) throw new FileError([{ path: 'name', message: `prompt "${p.name}" is also defined in ${dup}` }]);
-      seen.set(p.name, shown);
-      lib.prompts.push(p);
-    } catch (e) {
-      if (!(e instanceof FileError)) throw e;
-      lib.problems.push({ file: shown, errors: e.errors });
+      onFile?.(i + 1, files.length);
     }
-    onFile?.(i + 1, files.length);
+  } finally {
+    ahead?.close();
   }
   return lib;
 }

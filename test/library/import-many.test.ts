@@ -28,6 +28,8 @@ describe('an import of many prompts that include each other', () => {
   it('writes them all, re-imports only the changed file, and refuses a move that breaks a dependent', async () => {
     const first = await importLibrary(core, dir, { activate: true });
     expect(first.counts).toMatchObject({ created: COUNT, activated: COUNT, errors: 0 });
+    // A new prompt's search text is written with its row (prompts-repo.ts insertPrompts).
+    expect((await core.prompts.list({ q: 'part 301' })).items.map((p) => p.name)).toEqual([name(301)]);
 
     // One harmless change among the unchanged files.
     writeFileSync(path.join(dir, `prompts/${name(301)}.yaml`), prompt(301, 'part 301, again'));
@@ -39,6 +41,7 @@ describe('an import of many prompts that include each other', () => {
     expect(failed.map((p) => p.file)).toEqual([`prompts/${name(508)}.yaml`]);
     expect(failed[0]!.errors!.map((e) => e.path)).toEqual([`${name(509)}@1.tests[0]`]);
     expect((await core.prompts.get(name(301))).activeVersion).toBe(2);
+    expect((await core.prompts.list({ q: 'part 301, again' })).items.map((p) => p.name)).toEqual([name(301)]);
     expect((await core.prompts.get(name(508))).latestVersion).toBe(1);
   });
 });

@@ -90,7 +90,7 @@ export async function writeVersions(tx: Repositories, items: VersionWrite[], act
   // Numbering: new prompts start at 1; appends raise latestVersion first, in one
   // conditional UPDATE, so two writers can neither take the same number nor both
   // pass the same expectation.
-  const ids = await tx.prompts.insertPrompts(creates.map((i) => ({ name: i.name, latestVersion: i.versions.length })), at);
+  const ids = await tx.prompts.insertPrompts(creates.map((i) => ({ name: i.name, latestVersion: i.versions.length, latest: i.versions.at(-1) })), at);
   // The bump returns the head it leaves: appends with versions need no read of it.
   const heads = new Map<string, PromptHead>();
   for (const item of appends) {

@@ -39,13 +39,16 @@ async function move(tx: Tx, sql: RawSql, items: Move[], at: Date): Promise<void>
     await sql.execute(Prisma.sql`INSERT INTO "PromptLabel" ("promptId", "name", "versionId", "updatedAt") VALUES ${values}
       ON CONFLICT ("promptId", "name") DO UPDATE SET "versionId" = excluded."versionId", "updatedAt" = excluded."updatedAt"`);
   }
-  // The production mirror.
-  for (const part of chunks(items.filter((i) => i.label === PRODUCTION), 250)) {
-    const cases = Prisma.join(part.map((i) => Prisma.sql`WHEN ${i.promptId} THEN CAST(${i.number === null ? null : ids.get(`${i.promptId}:${i.number}`)!} AS INTEGER)`), ' ');
-    await sql.execute(Prisma.sql`UPDATE "Prompt" SET "activeVersionId" = CASE "id" ${cases} END WHERE "id" IN (${Prisma.join(part.map((i) => i.promptId))})`);
-  }
+  // The production mirror and the revision, in one UPDATE of each prompt row (on
+  // PostgreSQL every UPDATE writes a new row version and its index entries).
+  const production = new Map<number, number | null>();
+  for (const i of items) if (i.label === PRODUCTION) production.set(i.promptId, i.number === null ? null : ids.get(`${i.promptId}:${i.number}`)!);
   for (const part of chunks([...new Set(items.map((i) => i.promptId))], 250)) {
-    await sql.execute(Prisma.sql`UPDATE "Prompt" SET "revision" = "revision" + 1, "updatedAt" = ${at} WHERE "id" IN (${Prisma.join(part)})`);
+    const mirrored = part.filter((id) => production.has(id));
+    const active = mirrored.length
+      ? Prisma.sql`"activeVersionId" = CASE "id" ${Prisma.join(mirrored.map((id) => Prisma.sql`WHEN ${id} THEN CAST(${production.get(id)} AS INTEGER)`), ' ')} ELSE "activeVersionId" END, `
+      : Prisma.empty;
+    await sql.execute(Prisma.sql`UPDATE "Prompt" SET ${active}"revision" = "revision" + 1, "updatedAt" = ${at} WHERE "id" IN (${Prisma.join(part)})`);
   }
 }
 

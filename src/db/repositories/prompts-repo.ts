@@ -2,7 +2,7 @@
 import { Prisma, type Tx } from '../prisma.js';
 import { countPrompts, keyOf, promptPageIds } from './prompt-list.js';
 import { usageRepository } from './usage-repo.js';
-import { refreshSearchText, renamedSearchText } from './prompt-search.js';
+import { refreshSearchText, renamedSearchText, searchTextOf } from './prompt-search.js';
 import type { Dialect } from '../dialect.js';
 import { chunks, hasPair, insertRows, pairsWhere } from './bulk-sql.js';
 import type { Argument, Content, Message, PromptDetail, PromptSummary, Version, VersionSummary } from '../../core/types.js';
@@ -266,7 +266,7 @@ const key = (promptId: number, number: number) => `${promptId}:${number}`;
  * messages, bindings) whatever the number of versions, for one prompt or ten thousand;
  * where the dialect allows, one statement (version-batch.ts).
  */
-async function insertVersions(tx: Tx, sql: RawSql, dialect: Dialect, versions: NewVersion[], resourceIds: Map<string, number>, at: Date, events: NewChangeEvent[] = []): Promise<void> {
+async function insertVersions(tx: Tx, sql: RawSql, dialect: Dialect, versions: NewVersion[], resourceIds: Map<string, number>, at: Date, events: NewChangeEvent[] = [], searched: ReadonlySet<number> = new Set()): Promise<void> {
   if (!versions.length) return void (await insertRows(sql, 'ChangeEvent', EVENT_COLUMNS, events.map((e) => eventRow(e, at))));
   const pending = versions.map((v) => ({ k: key(v.promptId, v.number), data: versionCreateData(v.input, resourceIds) }));
   if (dialect.sql.writableCte && versions.every((v) => v.name !== undefined)) {
@@ -291,7 +291,8 @@ async function insertVersions(tx: Tx, sql: RawSql, dialect: Dialect, versions: N
     const b = bindings.get(`${Number(r.versionId)}:${Number(r.position)}`);
     return b ? [[Number(r.id), b.uri, b.isTemplate, b.resourceId, b.allow]] : [];
   }));
-  await refreshSearchText(tx, sql, versions);
+  // New prompts got their search text in their INSERT (insertPrompts): not written again.
+  await refreshSearchText(tx, sql, searched.size ? versions.filter((v) => !searched.has(v.promptId)) : versions);
   await insertRows(sql, 'ChangeEvent', EVENT_COLUMNS, events.map((e) => eventRow(e, at)));
 }
 
@@ -319,6 +320,10 @@ export function storedVersion(v: NewVersion, at: Date): Version {
 
 /** `sql`: how raw SQL runs (Db.writeSql inside a write transaction). */
 export function promptRepository(tx: Tx, dialect: Dialect, sql: RawSql = prismaSql(tx)): PromptRepository {
+  // Prompts the last insertPrompts wrote with their search text: the insertVersions that
+  // follows it (writeVersions) need not write it again. Both reset it, so it never
+  // outlives that one write.
+  const searched = new Set<number>();
   return {
     async head(name) {
       const r = await tx.prompt.findFirst({ where: { name, ...live }, select: headSelect });
@@ -357,9 +362,12 @@ export function promptRepository(tx: Tx, dialect: Dialect, sql: RawSql = prismaS
       return out;
     },
     async insertPrompts(items, at) {
-      const made = await insertRows<{ id: number; name: string }>(sql, 'Prompt', ['name', 'latestVersion', 'revision', 'createdAt', 'updatedAt'],
-        items.map((i) => [i.name, i.latestVersion, 1, at, at]), ['id', 'name']);
-      return new Map(made.map((r) => [r.name, Number(r.id)]));
+      searched.clear();
+      const made = await insertRows<{ id: number; name: string }>(sql, 'Prompt', ['name', 'latestVersion', 'revision', 'createdAt', 'updatedAt', 'searchText'],
+        items.map((i) => [i.name, i.latestVersion, 1, at, at, i.latest ? searchTextOf(i.name, i.latest) : '']), ['id', 'name']);
+      const ids = new Map(made.map((r) => [r.name, Number(r.id)]));
+      for (const i of items) if (i.latest) searched.add(ids.get(i.name)!);
+      return ids;
     },
     async bumpLatest(name, by, expect, at = new Date()) {
       // One statement: the conditional update and the head it leaves (RETURNING, SQLite
@@ -375,7 +383,13 @@ export function promptRepository(tx: Tx, dialect: Dialect, sql: RawSql = prismaS
       if (!r) return null;
       return { id: Number(r.id), name: r.name, archived: Boolean(Number(r.archived)), latestVersion: Number(r.latestVersion), revision: Number(r.revision), activeVersion: r.activeVersion == null ? null : Number(r.activeVersion) };
     },
-    insertVersions: (versions, resourceIds, at, events) => insertVersions(tx, sql, dialect, versions, resourceIds, at, events),
+    async insertVersions(versions, resourceIds, at, events) {
+      try {
+        await insertVersions(tx, sql, dialect, versions, resourceIds, at, events, searched);
+      } finally {
+        searched.clear();
+      }
+    },
     storedVersion: (v, at) => storedVersion(v, at),
     async existingVersions(pairs) {
       const out = new Set<string>();
