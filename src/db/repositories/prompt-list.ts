@@ -3,7 +3,8 @@
 // both databases: the search text is stored lowercased and q is lowercased the same way
 // (prompt-search.ts), so no per-row lower()/ILIKE is needed. Where the dialect has a
 // separate text index (SQLite's FTS5 trigram table), the index narrows a q= whose
-// candidates are few (searchPlan).
+// candidates are few (searchPlan). A q= that no index serves (1–2 characters) reads a
+// bounded number of rows per request when the caller asks for it (scanLimit).
 import { Prisma, type Tx } from '../prisma.js';
 import type { Dialect } from '../dialect.js';
 import type { PromptListFilter, PromptListKey, PromptSort } from '../../core/ports.js';
@@ -81,7 +82,6 @@ const from = (f: PromptListFilter, sort?: PromptSort) => (needsLastUsed(f, sort)
  */
 const scanned = (d: Dialect, f: PromptListFilter, scanLimit?: number) =>
   f.q && scanLimit !== undefined && !d.searchIndexed(f.q.toLowerCase()) ? f.q : undefined;
-
 
 /**
  * Ids of one page, in order. A bounded scan (q= with no index, `scanLimit`) reads the
