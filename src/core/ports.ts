@@ -127,9 +127,10 @@ export interface PromptRepository {
   /**
    * How many prompts match the filter (the same WHERE as list()). With `upTo`, counting
    * stops there (at most upTo); with `scanLimit`, a q= that no index serves counts the
-   * matches among that many prompts only. `partial`: either bound was reached.
+   * matches among the first that many prompts in the `sort` order only. `partial`:
+   * either bound was reached.
    */
-  count(filter: PromptListFilter, opts?: { upTo?: number; scanLimit?: number }): Promise<{ n: number; partial: boolean }>;
+  count(filter: PromptListFilter, opts?: { upTo?: number; scanLimit?: number; sort?: PromptSort }): Promise<{ n: number; partial: boolean }>;
   listVersions(head: PromptHead, opts: { before?: number; limit: number }): Promise<VersionSummary[]>;
   /** Prompts whose latest version is stored (a prompt mid-creation by another writer is absent). */
   states(names: string[], opts?: { history?: boolean }): Promise<Map<string, PromptState>>;

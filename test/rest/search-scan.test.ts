@@ -99,3 +99,16 @@ it('filters narrow what the scan reads; sort=updated walks its own order', async
   expect([...found].sort()).toEqual(RARE.map(name));
   expect(pages.at(-1)!.searchIncomplete).toBe(false);
 });
+
+it('a window of exactly the scan limit is read whole: complete, with an exact total', async () => {
+  const first10 = Array.from({ length: 10 }, (_, i) => name(i));
+  for (const n of first10) await core.prompts.update(n, { archived: true }, actor);
+  try {
+    expect(await list('?q=zq&status=archived')).toMatchObject({ items: [{ name: name(3) }], total: 1, totalIsLowerBound: false, searchIncomplete: false, searchedThrough: null, nextCursor: null });
+    // One more archived prompt: the same search now stops after its tenth.
+    await core.prompts.update(name(10), { archived: true }, actor);
+    expect(await list('?q=zq&status=archived')).toMatchObject({ items: [{ name: name(3) }], total: 1, totalIsLowerBound: true, searchIncomplete: true, searchedThrough: name(9) });
+  } finally {
+    for (const n of [...first10, name(10)]) await core.prompts.update(n, { archived: false }, actor);
+  }
+});

@@ -187,7 +187,7 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
       // frequent query reads every prompt's text (issue 21), "1,000+" does not.
       const upTo = filter.q ? SEARCH_TOTAL_CAP + 1 : undefined;
       const scanLimit = filter.q ? searchScanLimit : undefined;
-      const count = () => read.prompts.count(filter, { upTo, scanLimit });
+      const count = () => read.prompts.count(filter, { upTo, scanLimit, sort });
       const listed = (a?: PromptListKey) => read.prompts.list(filter, { sort, after: a, limit: limit + 1, scanLimit });
       // A first page with room to spare holds every match it read: its length is the
       // total (a lower bound when the scan stopped early), and the count (a second scan
@@ -198,7 +198,8 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
       const { rows, stoppedAfter } = listing;
       const page = rows.slice(0, limit);
       const totalIsLowerBound = counted.partial;
-      const total = upTo === undefined ? counted.n : Math.min(counted.n, SEARCH_TOTAL_CAP);
+      // (A later page of an incomplete search may hold more matches than its count of the first stretch.)
+      const total = upTo === undefined ? counted.n : Math.min(Math.max(counted.n, page.length), SEARCH_TOTAL_CAP);
       const continueAt = rows.length > limit ? page.at(-1)!.key : stoppedAfter?.key;
       return {
         items: page.map((r) => r.summary),

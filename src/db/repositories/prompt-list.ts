@@ -106,9 +106,11 @@ export async function promptPageIds(
   const ids = rows.map((r) => Number(r.id));
   if (ids.length >= opts.limit) return { ids };
   // Too few matches: did the scan stop at its limit with rows left, or reach the end?
-  // (the scanLimit-th row, and whether another follows it)
+  // (the scanLimit-th row, and whether another follows it). The inner LIMIT keeps the
+  // walk of the sort's index: with a plain OFFSET, SQLite sorted the whole table instead
+  // (26 ms of CPU at 100,000 prompts, against 0.7 ms).
   const [last, next] = await tx.$queryRaw<{ id: number }[]>(
-    Prisma.sql`SELECT p."id" AS "id" FROM ${from(f, opts.sort)} WHERE ${window} ORDER BY ${ORDER[opts.sort]} LIMIT 2 OFFSET ${opts.scanLimit! - 1}`,
+    Prisma.sql`SELECT p."id" AS "id" FROM (${base} LIMIT ${opts.scanLimit! + 1}) p ORDER BY ${ORDER[opts.sort]} LIMIT 2 OFFSET ${opts.scanLimit! - 1}`,
   );
   return last && next ? { ids, stoppedAfter: Number(last.id) } : { ids };
 }
@@ -117,15 +119,19 @@ export async function promptPageIds(
  * How many prompts match. With `upTo` the count stops at that many matching rows: a
  * frequent q= then reads the rows up to its upTo-th match instead of every row. A
  * bounded scan (q= with no index, `scanLimit`) counts the matches among the first
- * scanLimit rows.
+ * scanLimit rows in the `sort` order.
  */
-export async function countPrompts(tx: Tx, d: Dialect, f: PromptListFilter, opts: { upTo?: number; scanLimit?: number } = {}): Promise<{ n: number; partial: boolean }> {
-  const { upTo, scanLimit } = opts;
+export async function countPrompts(
+  tx: Tx, d: Dialect, f: PromptListFilter, opts: { upTo?: number; scanLimit?: number; sort?: PromptSort } = {},
+): Promise<{ n: number; partial: boolean }> {
+  const { upTo, scanLimit, sort = 'name' } = opts;
   const q = scanned(d, f, scanLimit);
   if (q !== undefined) {
+    // The first scanLimit rows in the list's order: the rows the first page searched,
+    // so its matches are among those counted.
     const window = where(d, { ...f, q: undefined }, undefined, 'like-only');
     const [row] = await tx.$queryRaw<{ rows: number | bigint; n: number | bigint | null }[]>(
-      Prisma.sql`SELECT COUNT(*) AS "rows", SUM(CASE WHEN ${likeQ(q)} THEN 1 ELSE 0 END) AS "n" FROM (SELECT p."searchText" FROM ${from(f)} WHERE ${window} LIMIT ${scanLimit! + 1}) p`,
+      Prisma.sql`SELECT COUNT(*) AS "rows", SUM(CASE WHEN ${likeQ(q)} THEN 1 ELSE 0 END) AS "n" FROM (SELECT p.* FROM ${from(f, sort)} WHERE ${window} ORDER BY ${ORDER[sort]} LIMIT ${scanLimit! + 1}) p`,
     );
     const n = Number(row?.n ?? 0);
     const capped = upTo !== undefined && n >= upTo;
