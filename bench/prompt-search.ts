@@ -1,6 +1,7 @@
 // The admin prompt list at 100,000 prompts (issue 22.3): one page (limit 50) plus the
 // total count with the same filter, through core.prompts.list, on SQLite and PostgreSQL
-// (a q= total stops at 1,000: "1,000+"). Median and slowest of RUNS.
+// (a q= total stops at 1,000: "1,000+"; a q= that no index serves reads at most
+// SEARCH_SCAN_LIMIT prompts a request: "stopped after …"). Median and slowest of RUNS.
 // Not part of `npm run bench`; run by hand: `npx tsx bench/prompt-search.ts [n] [runs] [sqlite]`.
 import { migrateDatabase } from '../src/db/create-db.js';
 import { openStore } from '../src/db/store.js';
@@ -17,6 +18,8 @@ import { percentile } from './lib/stats.js';
 
 const N = Number(process.argv[2] ?? 100_000);
 const RUNS = Number(process.argv[3] ?? 7);
+/** Stands for the first page's nextCursor: the case measures the page after it. */
+const NEXT = '(next)';
 const CASES: [string, Parameters<Awaited<ReturnType<typeof createCore>>['prompts']['list']>[0]][] = [
   ['no filter, sort=name', {}],
   ['no filter, sort=updated', { sort: 'updated' }],
@@ -33,6 +36,9 @@ const CASES: [string, Parameters<Awaited<ReturnType<typeof createCore>>['prompts
   ['q=common, 1 char', { q: 'e' }],
   ['q=some (4%), 2 chars', { q: '42' }],
   ['q=rare, 2 chars, sort=updated', { q: '#7', sort: 'updated' }],
+  ['q=absent, 2 chars, sort=updated', { q: 'zq', sort: 'updated' }],
+  ['q=absent, 1 char, label=production', { q: 'Z', label: 'production' }],
+  ['q=absent, 2 chars, next page (cursor)', { q: 'zq', cursor: NEXT }],
 ];
 
 // Same layout as the migrations' backfill (name, title, description, message text, lowercased).
@@ -59,7 +65,8 @@ async function measure(kind: string, url: string) {
   const store = await openStore(url);
   const core = await createCore({ store, purgeIntervalMs: 0 });
   const rows: string[] = [];
-  for (const [what, opts] of CASES) {
+  for (const [what, given] of CASES) {
+    const opts = given.cursor === NEXT ? { ...given, cursor: (await core.prompts.list({ ...given, cursor: undefined, limit: 50 })).nextCursor ?? undefined } : given;
     await core.prompts.list({ ...opts, limit: 50 }); // warm
     const times: number[] = [];
     let total = '';
@@ -68,6 +75,9 @@ async function measure(kind: string, url: string) {
       const page = await core.prompts.list({ ...opts, limit: 50 });
       times.push(performance.now() - t0);
       total = `${page.total.toLocaleString('en')}${(page as { totalIsLowerBound?: boolean }).totalIsLowerBound ? '+' : ''}`;
+      // A search that read its scan limit of prompts and stopped (searchIncomplete).
+      const through = (page as { searchedThrough?: string | null }).searchedThrough;
+      if (through) total += `, stopped after ${through}`;
     }
     rows.push(`| ${kind} | ${what} | ${total} | ${median(times).toFixed(1)} ms | ${Math.max(...times).toFixed(1)} ms |`);
   }

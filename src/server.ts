@@ -51,6 +51,8 @@ export interface ServerOptions {
   allowUnauthenticatedMcp?: boolean;
   /** PROMPTD_TRUST_PROXY: the per-client MCP session cap counts the last X-Forwarded-For address. */
   trustProxy?: boolean;
+  /** Prompts a q= search that no index serves reads per request (default 5,000; tests lower it). */
+  searchScanLimit?: number;
   /** MCP session table limits (src/mcp/session-table.ts). */
   mcpSessions?: Partial<SessionLimits>;
   /** resources/subscribe entries per MCP session (default 100). */
@@ -99,7 +101,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const allowPrivate = allowPrivateWebhooks({ allowPrivateWebhooks: opts.webhooks?.allowPrivate });
   let core: Core;
   try {
-    core = await createCore({ store, adminToken: opts.adminToken, allowPrivateWebhooks: allowPrivate, onError: (e) => logger.error({ err: e }, 'background error') });
+    core = await createCore({
+      store, adminToken: opts.adminToken, allowPrivateWebhooks: allowPrivate, searchScanLimit: opts.searchScanLimit, onError: (e) => logger.error({ err: e }, 'background error'),
+    });
   } catch (e) {
     // An open pool would keep the process alive, running but not listening.
     await store.close().catch(() => {});

@@ -44,6 +44,8 @@ export interface CoreOptions {
   purgeIntervalMs?: number;
   /** The clock soft delete and purge go by; tests inject one. */
   now?: () => Date;
+  /** Prompts a q= search that no index serves reads per request (default SEARCH_SCAN_LIMIT, 5,000; tests lower it). */
+  searchScanLimit?: number;
   /** Webhooks may target private and loopback addresses (default: PROMPTD_WEBHOOK_ALLOW_PRIVATE=1). */
   allowPrivateWebhooks?: boolean;
   /** Rate-limit buckets kept in memory (default 10 000; tests lower it). */
@@ -76,7 +78,9 @@ export async function createCore(opts: CoreOptions) {
   const checkRender = opts.checks?.render ?? includeCheckRender;
   policy.gate = createMoveGate({ render: checkRender, dependents: opts.checks?.dependents ?? includeDependents, regex: sharedRegexRunner });
   await feed.start();
-  const prompts = createPromptService({ store, cursors, feed, resolver, policy, includes: (label) => catalog.includes(label), bin: { retentionDays: opts.deletedRetentionDays ?? retentionFromEnv(), now: opts.now } });
+  const prompts = createPromptService({
+    store, cursors, feed, resolver, policy, includes: (label) => catalog.includes(label), bin: { retentionDays: opts.deletedRetentionDays ?? retentionFromEnv(), now: opts.now }, searchScanLimit: opts.searchScanLimit,
+  });
   const tokenUse = createTokenUseLog({ store, now: opts.now, onError: opts.onError });
   const tokens = createTokenService({ store, envToken: opts.adminToken, now: opts.now, onError: opts.onError, uses: tokenUse, feed });
   const clock = opts.now ? () => opts.now!().getTime() : () => Date.now();

@@ -85,6 +85,11 @@ export type PromptListKey =
  */
 export type PromptStatus = 'pending' | 'inactive' | 'archived';
 
+export interface PromptListPage {
+  rows: { summary: PromptSummary; key: PromptListKey }[];
+  stoppedAfter?: { name: string; key: PromptListKey };
+}
+
 export interface PromptListFilter {
   /** literal, case-insensitive substring of the name, or of the latest version's title, description or message text */
   q?: string;
@@ -112,10 +117,20 @@ export interface PromptRepository {
   heads(names: string[]): Promise<Map<string, PromptHead>>;
   detail(name: string): Promise<PromptDetail | null>;
   version(name: string, number: number): Promise<Version | null>;
-  /** One page in the sort's order, each with the key the next page continues after. */
-  list(filter: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number }): Promise<{ summary: PromptSummary; key: PromptListKey }[]>;
-  /** How many prompts match the filter (the same WHERE as list()); with `upTo`, counting stops there (at most upTo). */
-  count(filter: PromptListFilter, upTo?: number): Promise<number>;
+  /**
+   * One page in the sort's order, each with the key the next page continues after. With
+   * `scanLimit`, a q= that no index serves reads at most that many prompts (in the sort's
+   * order, after `after`): when they hold fewer than `limit` matches and more prompts
+   * follow, `stoppedAfter` is the last prompt read, where the search continues.
+   */
+  list(filter: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number }): Promise<PromptListPage>;
+  /**
+   * How many prompts match the filter (the same WHERE as list()). With `upTo`, counting
+   * stops there (at most upTo); with `scanLimit`, a q= that no index serves counts the
+   * matches among the first that many prompts in the `sort` order only. `partial`:
+   * either bound was reached.
+   */
+  count(filter: PromptListFilter, opts?: { upTo?: number; scanLimit?: number; sort?: PromptSort }): Promise<{ n: number; partial: boolean }>;
   listVersions(head: PromptHead, opts: { before?: number; limit: number }): Promise<VersionSummary[]>;
   /** Prompts whose latest version is stored (a prompt mid-creation by another writer is absent). */
   states(names: string[], opts?: { history?: boolean }): Promise<Map<string, PromptState>>;

@@ -161,6 +161,8 @@ export const postgresDialect: Dialect = {
   externalTables: [],
   // The pg_trgm GIN index (migration prompt_search) serves LIKE '%q%' itself.
   searchCandidates: () => undefined,
+  // pg_trgm extracts no trigram from a LIKE pattern of fewer than 3 characters.
+  searchIndexed: (q) => Array.from(q).length >= 3,
   engineAdapter,
 
   // Writers commit one at a time, so change-log ids become visible in id order and a

@@ -152,6 +152,7 @@ export const sqliteDialect: Dialect = {
     const match = trigramMatch(q);
     return match === undefined ? undefined : Prisma.sql`SELECT "rowid" AS "id" FROM "PromptSearch" WHERE "PromptSearch" MATCH ${match}`;
   },
+  searchIndexed: (q) => trigramMatch(q) !== undefined,
 
   /**
    * A deferred transaction that reads first and then writes fails at once with

@@ -92,6 +92,12 @@ export interface Dialect {
    * characters). `q` is lowercased.
    */
   searchCandidates(q: string): Prisma.Sql | undefined;
+  /**
+   * Whether an index serves a search for q (SQLite's FTS5 trigrams, PostgreSQL's
+   * pg_trgm: 3+ characters). Otherwise the search reads every row's text, so the list
+   * reads a bounded number of rows per request (prompt-list.ts). `q` is lowercased.
+   */
+  searchIndexed(q: string): boolean;
 
   readonly sql: {
     /** positional parameter `i` (1-based) */

@@ -1,4 +1,7 @@
 // Prompt list: search (names, titles, descriptions, text), filters, sort, real pages with a total ("1,000+" for a frequent search), live refresh.
+// A 1–2-character search that no index serves reads a bounded number of prompts per
+// request: when that ends the page early the server says how far it got, and "Keep
+// searching" follows its cursor to the next stretch.
 import { useEffect, useId, useState } from 'react';
 import { api, errorMessage } from '../api';
 import { useLive } from '../live';
@@ -24,6 +27,8 @@ export function PromptList({ search }: { search: URLSearchParams }) {
   const [total, setTotal] = useState(0);
   // A search's total stops at 1,000 (the server says "more than this"): shown as "1,000+".
   const [totalIsLowerBound, setTotalIsLowerBound] = useState(false);
+  // The last prompt an incomplete search read (null: the search read every prompt it could).
+  const [searchedThrough, setSearchedThrough] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [importing, setImporting] = useState(false);
@@ -59,6 +64,7 @@ export function PromptList({ search }: { search: URLSearchParams }) {
         setNext(page.nextCursor);
         setTotal(page.total);
         setTotalIsLowerBound(page.totalIsLowerBound);
+        setSearchedThrough(page.searchIncomplete ? page.searchedThrough : null);
         setError(null);
       } catch (err) {
         if ((err as Error).name !== 'AbortError') setError(errorMessage(err));
@@ -94,11 +100,13 @@ export function PromptList({ search }: { search: URLSearchParams }) {
       <p className="sr-only" role="status" aria-live="polite">
         {loading
           ? 'Loading prompts…'
+          : searchedThrough !== null
+            ? `${items.length} match${items.length === 1 ? '' : 'es'} on this page; the search stopped after ${searchedThrough}`
           : totalIsLowerBound
             ? `more than ${total.toLocaleString()} prompts match; page ${pageNo}`
             : `${total} prompt${total === 1 ? '' : 's'} match; page ${pageNo} of ${Math.max(1, Math.ceil(total / PAGE))}`}
       </p>
-      {!loading && items.length === 0 && !error && (
+      {!loading && items.length === 0 && !error && searchedThrough === null && (
         <div className="empty">
           {q || archived !== 'false' || label || filters.tag || filters.status ? <p>No prompts match.</p> : <p>No prompts yet. <Link href={href.newPrompt()}>Create the first one</Link>.</p>}
         </div>
@@ -137,6 +145,17 @@ export function PromptList({ search }: { search: URLSearchParams }) {
           </li>
         ))}
       </ul>
+      {searchedThrough !== null && (
+        <div className="search-incomplete" data-testid="search-incomplete">
+          <p>
+            {items.length ? 'More prompts may match: ' : 'No matches yet: '}a search this short reads a stretch of prompts at a time, and this one stopped after <strong>{searchedThrough}</strong>.
+          </p>
+          <button type="button" className="btn btn-small" data-testid="keep-searching"
+            onClick={() => next && setCursors((c) => (c.at(-1) === next ? c : [...c, next]))}>
+            Keep searching
+          </button>
+        </div>
+      )}
       {(total > 0 || pageNo > 1) && (
         <Pager
           page={pageNo}

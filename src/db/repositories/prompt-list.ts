@@ -3,7 +3,8 @@
 // both databases: the search text is stored lowercased and q is lowercased the same way
 // (prompt-search.ts), so no per-row lower()/ILIKE is needed. Where the dialect has a
 // separate text index (SQLite's FTS5 trigram table), the index narrows a q= whose
-// candidates are few (searchPlan).
+// candidates are few (searchPlan). A q= that no index serves (1–2 characters) reads a
+// bounded number of rows per request when the caller asks for it (scanLimit).
 import { Prisma, type Tx } from '../prisma.js';
 import type { Dialect } from '../dialect.js';
 import type { PromptListFilter, PromptListKey, PromptSort } from '../../core/ports.js';
@@ -27,6 +28,8 @@ async function searchPlan(tx: Tx, d: Dialect, f: PromptListFilter): Promise<Sear
   return Number(row?.n ?? 0) <= MAX_CANDIDATES ? 'indexed' : 'like-only';
 }
 
+const likeQ = (q: string) => Prisma.sql`p."searchText" LIKE ${containsPattern(q)} ESCAPE '\\'`;
+
 function where(d: Dialect, f: PromptListFilter, after: PromptListKey | undefined, search: Search): Prisma.Sql {
   const parts: Prisma.Sql[] = [f.deleted ? Prisma.sql`p."deletedAt" IS NOT NULL` : Prisma.sql`p."deletedAt" IS NULL`];
   if (f.archived !== undefined) parts.push(f.archived ? Prisma.sql`p."archived" = ${true}` : Prisma.sql`p."archived" = ${false}`);
@@ -37,7 +40,7 @@ function where(d: Dialect, f: PromptListFilter, after: PromptListKey | undefined
   if (f.label !== undefined) parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "PromptLabel" l WHERE l."promptId" = p."id" AND l."name" = ${f.label})`);
   // Tags match [a-z0-9-], so `"tag"` inside the JSON text is that tag exactly.
   if (f.tags?.length) parts.push(Prisma.sql`(${Prisma.join(f.tags.map((t) => Prisma.sql`p."tags" LIKE ${`%"${t}"%`}`), ' OR ')})`);
-  if (f.q) parts.push(Prisma.sql`p."searchText" LIKE ${containsPattern(f.q)} ESCAPE '\\'`);
+  if (f.q) parts.push(likeQ(f.q));
   const candidates = f.q && search === 'indexed' ? d.searchCandidates(f.q.toLowerCase()) : undefined;
   if (candidates) parts.push(Prisma.sql`p."id" IN (${candidates})`);
   if (after?.sort === 'name') parts.push(Prisma.sql`p."name" > ${after.name}`);
@@ -72,24 +75,75 @@ const WITH_LAST_USED = Prisma.sql`(SELECT p0.*, (SELECT MAX(b."lastAt") FROM "Us
 const needsLastUsed = (f: PromptListFilter, sort?: PromptSort) => sort === 'lastUsed' || f.unusedSince !== undefined;
 const from = (f: PromptListFilter, sort?: PromptSort) => (needsLastUsed(f, sort) ? WITH_LAST_USED : Prisma.sql`"Prompt" p`);
 
-/** Ids of one page, in order. */
-export async function promptPageIds(tx: Tx, d: Dialect, f: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number }): Promise<number[]> {
-  const w = where(d, f, opts.after, await searchPlan(tx, d, f));
-  const rows = await tx.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT p."id" AS "id" FROM ${from(f, opts.sort)} WHERE ${w} ORDER BY ${ORDER[opts.sort]} LIMIT ${opts.limit}`);
-  return rows.map((r) => Number(r.id));
+/**
+ * The q= of a bounded scan (see promptPageIds), or undefined: a q= that no index serves
+ * reads every row's text (SQLite ~35 ms, PostgreSQL ~90 ms at 100,000 prompts), so with
+ * a scan limit it reads that many rows per request instead.
+ */
+const scanned = (d: Dialect, f: PromptListFilter, scanLimit?: number) =>
+  f.q && scanLimit !== undefined && !d.searchIndexed(f.q.toLowerCase()) ? f.q : undefined;
+
+/**
+ * Ids of one page, in order. A bounded scan (q= with no index, `scanLimit`) reads the
+ * first scanLimit rows of the window (the filters and cursor without q) and keeps those
+ * matching; when fewer than `limit` match and more rows follow, `stoppedAfter` is the id
+ * of the last row read.
+ */
+export async function promptPageIds(
+  tx: Tx, d: Dialect, f: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number },
+): Promise<{ ids: number[]; stoppedAfter?: number }> {
+  const q = scanned(d, f, opts.scanLimit);
+  if (q === undefined) {
+    const w = where(d, f, opts.after, await searchPlan(tx, d, f));
+    const rows = await tx.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT p."id" AS "id" FROM ${from(f, opts.sort)} WHERE ${w} ORDER BY ${ORDER[opts.sort]} LIMIT ${opts.limit}`);
+    return { ids: rows.map((r) => Number(r.id)) };
+  }
+  const window = where(d, { ...f, q: undefined }, opts.after, 'like-only');
+  const base = Prisma.sql`SELECT p.* FROM ${from(f, opts.sort)} WHERE ${window} ORDER BY ${ORDER[opts.sort]}`;
+  const rows = await tx.$queryRaw<{ id: number }[]>(
+    Prisma.sql`SELECT p."id" AS "id" FROM (${base} LIMIT ${opts.scanLimit}) p WHERE ${likeQ(q)} ORDER BY ${ORDER[opts.sort]} LIMIT ${opts.limit}`,
+  );
+  const ids = rows.map((r) => Number(r.id));
+  if (ids.length >= opts.limit) return { ids };
+  // Too few matches: did the scan stop at its limit with rows left, or reach the end?
+  // (the scanLimit-th row, and whether another follows it). The inner LIMIT keeps the
+  // walk of the sort's index: with a plain OFFSET, SQLite sorted the whole table instead
+  // (26 ms of CPU at 100,000 prompts, against 0.7 ms).
+  const [last, next] = await tx.$queryRaw<{ id: number }[]>(
+    Prisma.sql`SELECT p."id" AS "id" FROM (${base} LIMIT ${opts.scanLimit! + 1}) p ORDER BY ${ORDER[opts.sort]} LIMIT 2 OFFSET ${opts.scanLimit! - 1}`,
+  );
+  return last && next ? { ids, stoppedAfter: Number(last.id) } : { ids };
 }
 
 /**
  * How many prompts match. With `upTo` the count stops at that many matching rows: a
- * frequent q= then reads the rows up to its upTo-th match instead of every row.
+ * frequent q= then reads the rows up to its upTo-th match instead of every row. A
+ * bounded scan (q= with no index, `scanLimit`) counts the matches among the first
+ * scanLimit rows in the `sort` order.
  */
-export async function countPrompts(tx: Tx, d: Dialect, f: PromptListFilter, upTo?: number): Promise<number> {
+export async function countPrompts(
+  tx: Tx, d: Dialect, f: PromptListFilter, opts: { upTo?: number; scanLimit?: number; sort?: PromptSort } = {},
+): Promise<{ n: number; partial: boolean }> {
+  const { upTo, scanLimit, sort = 'name' } = opts;
+  const q = scanned(d, f, scanLimit);
+  if (q !== undefined) {
+    // The first scanLimit rows in the list's order: the rows the first page searched,
+    // so its matches are among those counted.
+    const window = where(d, { ...f, q: undefined }, undefined, 'like-only');
+    const [row] = await tx.$queryRaw<{ rows: number | bigint; n: number | bigint | null }[]>(
+      Prisma.sql`SELECT COUNT(*) AS "rows", SUM(CASE WHEN ${likeQ(q)} THEN 1 ELSE 0 END) AS "n" FROM (SELECT p.* FROM ${from(f, sort)} WHERE ${window} ORDER BY ${ORDER[sort]} LIMIT ${scanLimit! + 1}) p`,
+    );
+    const n = Number(row?.n ?? 0);
+    const capped = upTo !== undefined && n >= upTo;
+    return { n: capped ? upTo : n, partial: capped || Number(row?.rows ?? 0) > scanLimit! };
+  }
   const w = where(d, f, undefined, await searchPlan(tx, d, f));
   const sql = upTo === undefined
     ? Prisma.sql`SELECT COUNT(*) AS "n" FROM ${from(f)} WHERE ${w}`
     : Prisma.sql`SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM ${from(f)} WHERE ${w} LIMIT ${upTo}) capped`;
   const [row] = await tx.$queryRaw<{ n: number | bigint }[]>(sql);
-  return Number(row?.n ?? 0);
+  const n = Number(row?.n ?? 0);
+  return { n, partial: upTo !== undefined && n >= upTo };
 }
 
 export const keyOf = (sort: PromptSort, p: { id: number; name: string; updatedAt: Date }, lastUsedAt: Date | null): PromptListKey =>

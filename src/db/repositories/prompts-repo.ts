@@ -7,7 +7,7 @@ import type { Dialect } from '../dialect.js';
 import { chunks, hasPair, insertRows, pairsWhere } from './bulk-sql.js';
 import type { Argument, Content, Message, PromptDetail, PromptSummary, Version, VersionSummary } from '../../core/types.js';
 import type { TestCase, VersionInput } from '../../core/schemas.js';
-import type { NewChangeEvent, NewVersion, PromptHead, PromptListFilter, PromptListKey, PromptRepository, PromptSort, PromptState } from '../../core/ports.js';
+import type { NewChangeEvent, NewVersion, PromptHead, PromptListFilter, PromptListKey, PromptListPage, PromptRepository, PromptSort, PromptState } from '../../core/ports.js';
 import { isUriTemplate } from '../../core/uri-template.js';
 import { prismaSql, type RawSql } from '../raw-sql.js';
 import { EVENT_COLUMNS, eventRow } from './events-repo.js';
@@ -195,8 +195,23 @@ export async function findVersion(tx: Tx, name: string, number: number): Promise
 }
 
 /** One page of the admin list: ids from the shared WHERE (prompt-list.ts), then their summaries in that order. */
-export async function listPromptSummaries(tx: Tx, d: Dialect, f: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number }) {
-  const ids = await promptPageIds(tx, d, f, opts);
+export async function listPromptSummaries(
+  tx: Tx, d: Dialect, f: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number },
+): Promise<PromptListPage> {
+  const { ids, stoppedAfter } = await promptPageIds(tx, d, f, opts);
+  const stopped = stoppedAfter === undefined ? undefined : await listKeyOf(tx, stoppedAfter, opts.sort);
+  return { rows: await summariesOf(tx, ids, opts.sort), ...(stopped ? { stoppedAfter: stopped } : {}) };
+}
+
+/** Where a list in this sort order continues after prompt `id`. */
+async function listKeyOf(tx: Tx, id: number, sort: PromptSort): Promise<PromptListPage['stoppedAfter']> {
+  const p = await tx.prompt.findUnique({ where: { id }, select: { id: true, name: true, updatedAt: true } });
+  if (!p) return undefined;
+  const lastUsedAt = sort === 'lastUsed' ? ((await usageRepository(tx).lastServed([p.name])).get(p.name) ?? null) : null;
+  return { name: p.name, key: keyOf(sort, p, lastUsedAt) };
+}
+
+async function summariesOf(tx: Tx, ids: number[], sort: PromptSort) {
   if (!ids.length) return [];
   const rows = await tx.prompt.findMany({ where: { id: { in: ids } }, include: { activeVersion: { select: { number: true } } } });
   const heads = rows.map((r) => ({ promptId: r.id, number: r.latestVersion }));
@@ -208,7 +223,7 @@ export async function listPromptSummaries(tx: Tx, d: Dialect, f: PromptListFilte
     const r = byId.get(id);
     if (!r) return [];
     const lastUsedAt = lastUsed.get(r.name) ?? null;
-    return [{ summary: toSummary(r, byPrompt.get(r.id) ?? null, lastUsedAt), key: keyOf(opts.sort, r, lastUsedAt) }];
+    return [{ summary: toSummary(r, byPrompt.get(r.id) ?? null, lastUsedAt), key: keyOf(sort, r, lastUsedAt) }];
   });
 }
 
@@ -342,7 +357,7 @@ export function promptRepository(tx: Tx, dialect: Dialect, sql: RawSql = prismaS
     detail: (name) => findPromptDetail(tx, name),
     version: (name, number) => findVersion(tx, name, number),
     list: (filter, opts) => listPromptSummaries(tx, dialect, filter, opts),
-    count: (filter, upTo) => countPrompts(tx, dialect, filter, upTo),
+    count: (filter, opts) => countPrompts(tx, dialect, filter, opts),
     async listVersions(head, opts) {
       const rows = await tx.promptVersion.findMany({
         where: { promptId: head.id, ...(opts.before ? { number: { lt: opts.before } } : {}) },

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { SEARCH_TOTAL_CAP } from '../../core/services/prompt-service.js';
+import { SEARCH_SCAN_LIMIT, SEARCH_TOTAL_CAP } from '../../core/services/prompt-service.js';
 import { CreatePromptInputSchema, LabelNameSchema, LIMITS, MAX_TAGS, RenderInputSchema, TagSchema, TagsSchema, UpdatePromptInputSchema, VersionInputSchema } from '../../core/schemas.js';
 import {
   CreatedPromptSchema, CreatedVersionSchema, ListQuerySchema, NameParamSchema, SearchQuerySchema, PromptDetailSchema, PromptSummarySchema, RenderedPromptSchema, VersionSchema, VersionSummarySchema,
@@ -15,7 +15,11 @@ const PromptPageSchema = z
     items: z.array(PromptSummarySchema),
     nextCursor: z.string().nullable(),
     total: z.number().int().meta({ description: `how many prompts match the filters (every page, not this one); for a q= search at most ${SEARCH_TOTAL_CAP}, see totalIsLowerBound` }),
-    totalIsLowerBound: z.boolean().meta({ description: `true: more than \`total\` prompts match and the count stopped there (a q= search counts up to ${SEARCH_TOTAL_CAP} matches: show "${SEARCH_TOTAL_CAP.toLocaleString('en')}+")` }),
+    totalIsLowerBound: z.boolean().meta({ description: `true: more than \`total\` prompts match and the count stopped there (a q= search counts up to ${SEARCH_TOTAL_CAP} matches: show "${SEARCH_TOTAL_CAP.toLocaleString('en')}+"; an incomplete search counts the first ${SEARCH_SCAN_LIMIT.toLocaleString('en')} prompts only)` }),
+    searchIncomplete: z.boolean().meta({
+      description: `true: a q= search that no index serves (1–2 characters) read ${SEARCH_SCAN_LIMIT.toLocaleString('en')} prompts without filling the page and stopped; \`items\` are the matches found so far (maybe none) and \`nextCursor\` continues the search after \`searchedThrough\``,
+    }),
+    searchedThrough: z.string().nullable().meta({ description: 'with searchIncomplete: the last prompt the search read, in the list order (null otherwise)' }),
   })
   .meta({ id: 'PromptPage' });
 
