@@ -9,7 +9,7 @@ import v8 from 'node:v8';
 // PROMPTD_WASM_TIER_UP=1 keeps V8's default.
 if (process.env.PROMPTD_WASM_TIER_UP !== '1') v8.setFlagsFromString('--liftoff-only');
 
-// Heap sizing (bench/history.md and bench/history-memory.md, memory; 100,000 served
+// Heap sizing (bench/history.md, sections 10 and 17; 100,000 served
 // prompts). V8 grows its young generation from 2 MiB to 32 MiB under allocation
 // pressure and keeps it committed. By default it stops at 8 MiB (two 4 MiB
 // semi-spaces, src/heap.ts): 24 MiB less resident, and server CPU per prompts/get

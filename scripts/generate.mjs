@@ -33,7 +33,7 @@ for (const schema of ['prisma/schema.prisma', 'prisma/postgres/schema.prisma']) 
 // The generated client imports the query compiler as a module exporting the wasm as a
 // base64 string literal: V8 then holds that 4.3 MB string twice for the life of the
 // process (the module's source and the literal; 8.4 MiB of heap with nothing served,
-// bench/history-memory.md). Reading the same file as text and decoding it leaves
+// bench/history.md, section 17). Reading the same file as text and decoding it leaves
 // both to the collector once the wasm is compiled.
 const importCompiler = /const \{ wasm \} = await import\(("@prisma\/client\/runtime\/query_compiler_[a-z]+_bg\.[a-z]+\.wasm-base64\.mjs")\)\n(\s*)return await decodeBase64AsWasm\(wasm\)/;
 for (const variant of ['sqlite', 'postgres']) {

@@ -136,7 +136,7 @@ export const sqliteDialect: Dialect = {
     // better-sqlite3 builds SQLite with a 16 MB page cache per connection (SQLite's own
     // default is 2 MB). The served catalog is read once at start and then kept in
     // memory, so that load filled the cache with pages never read again: ~9 MiB of
-    // malloc held for good at 100,000 prompts (bench/history-memory.md). Reads after
+    // malloc held for good at 100,000 prompts (bench/history.md, section 17). Reads after
     // start are few and small, and the file's pages stay in the OS cache.
     await client.$queryRawUnsafe(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
     // Before the first query has connected, through Prisma (it connects on that query).

@@ -1,7 +1,7 @@
 // The write path's raw SQL straight on the better-sqlite3 connection, below Prisma.
 // Through Prisma every statement of a version write cost more client work (request
 // building, the query interpreter, result mapping) than SQLite spent running it
-// (bench/history-writes.md). Prisma's SQLite adapter has a single connection and runs
+// (bench/history.md, section 14). Prisma's SQLite adapter has a single connection and runs
 // a transaction on it from BEGIN to COMMIT, so a statement run on that connection while
 // a write transaction's function is running is inside that transaction (and inside its
 // savepoint, for a group's writer): store.ts hands this executor only to the
