@@ -43,6 +43,16 @@ export function LabelsPage() {
   const { revision } = useLive();
   const planRef = useRef<HTMLDivElement>(null);
   const doneRef = useRef<HTMLDivElement>(null);
+  // Where focus goes once React has rendered the new plan or result. A frame requested
+  // right after setState could run before that render (React schedules it), and then
+  // found no element: the focus was lost under load.
+  const focusNext = useRef<'plan' | 'done' | null>(null);
+  useEffect(() => {
+    const target = focusNext.current === 'plan' ? planRef.current : focusNext.current === 'done' ? doneRef.current : null;
+    if (!target) return;
+    focusNext.current = null;
+    target.focus();
+  }, [plan, done]);
 
   const load = useCallback(() => api.listLabels().then((r) => (setLabels(r.items), setError(null)), (err) => setError(errorMessage(err))), []);
   useEffect(() => void load(), [load, revision]);
@@ -78,9 +88,9 @@ export function LabelsPage() {
     setBusy(true);
     try {
       const r = await api.promote(f, { to: t, dryRun: true });
+      focusNext.current = 'plan';
       setPlan({ from: f, to: t, changes: r.changes, impact: r.impact });
       setError(null);
-      requestAnimationFrame(() => planRef.current?.focus());
     } catch (err) {
       fail(err);
     } finally {
@@ -110,10 +120,10 @@ export function LabelsPage() {
     setRefused(null);
     try {
       const r = await api.promote(plan.from, { to: plan.to, prompts: plan.changes.map((c) => c.prompt), ...(force ? { force } : {}) });
+      focusNext.current = 'done';
       setDone({ ...plan, changes: r.changes });
       setPlan(null);
       await load();
-      requestAnimationFrame(() => doneRef.current?.focus());
     } catch (err) {
       fail(err);
     } finally {
