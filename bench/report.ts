@@ -165,14 +165,14 @@ export function markdown(r: Results, history: string, byHand = ''): string {
   parts.push('', '## 6. Usage recording on the hot path', '');
   if (u) {
     parts.push(
-      `prompts/get over Streamable HTTP, ${u.sessions} sessions per server, ${u.prompts} prompts: two \`promptd serve\` on SQLite, one recording usage (default), one with PROMPTD_USAGE=off, in alternating ${u.sliceMs / 1000} s slices (${u.pairs} measured pairs after ${u.warmupPairs} warm-up pairs). The recording server wrote ${num(u.fetchesRecorded)} fetches.`,
+      `prompts/get over Streamable HTTP, ${u.sessions} sessions per server, ${u.prompts} prompts: ${u.procs ?? 1} \`promptd serve\` on SQLite recording usage (default) and ${u.procs ?? 1} with PROMPTD_USAGE=off (started on, off, off, on: two identical servers differ by up to ~10% in CPU per request), each in turn for ${u.sliceMs / 1000} s slices (${u.pairs} measured rounds after ${u.warmupPairs} warm-up rounds). The recording servers wrote ${num(u.fetchesRecorded)} fetches.`,
       '',
       table(['server', 'req/s', 'p50', 'p99', 'server CPU per request', 'errors'], [
         ['recording on', num(u.on.rps), ms(u.on.p50), ms(u.on.p99), `${num(u.on.cpuUs)} µs`, String(u.on.errors)],
         ['recording off', num(u.off.rps), ms(u.off.p50), ms(u.off.p99), `${num(u.off.cpuUs)} µs`, String(u.off.errors)],
       ]),
       '',
-      `Throughput on ÷ off: **${ratio(u.ratio)}** (median of the per-pair ratios ${ratio(u.medianPairRatio)}; per pair: ${u.pairRatios.map(ratio).join(', ')}). In process, one \`record()\` call (the whole hot-path cost: a Map increment) takes ${num(u.recordNs)} ns, against ${num(u.on.cpuUs)} µs of server CPU per request.`,
+      `Throughput on ÷ off: **${ratio(u.ratio)}** (median of the per-round ratios ${ratio(u.medianPairRatio)}; per round: ${u.pairRatios.map(ratio).join(', ')}). In process, one \`record()\` call (the whole hot-path cost: a Map increment) takes ${num(u.recordNs)} ns, against ${num(u.on.cpuUs)} µs of server CPU per request.`,
     );
   } else if (r.usage) parts.push(failed(r.usage));
   parts.push('', history.trim(), '');

@@ -22,6 +22,8 @@ export interface UsageOverheadResult {
   sliceMs: number;
   pairs: number;
   warmupPairs: number;
+  /** server processes per side */
+  procs: number;
   on: UsageSide;
   off: UsageSide;
   /** throughput with recording ÷ without */
@@ -65,44 +67,51 @@ export async function runUsageOverhead(opts: { quick: boolean; log: (s: string) 
   const sliceMs = 1_000;
   const pairs = Number(process.env.BENCH_USAGE_PAIRS ?? (opts.quick ? 4 : 12));
   const warmupPairs = 2;
+  // Several server processes per side, started A B B A …: two identical servers differ
+  // by up to ~10% in CPU per request (JIT luck, the A/A run below), so one of each
+  // compares processes as much as recording on and off.
+  const procs = Math.max(1, Number(process.env.BENCH_USAGE_PROCS ?? 2));
   const dir = tempDir();
-  const onUrl = `file:${path.join(dir, 'usage-on.db')}`;
-  const offUrl = `file:${path.join(dir, 'usage-off.db')}`;
-  await populate(onUrl, prompts);
-  await populate(offUrl, prompts);
+  // BENCH_USAGE_AA=1: every server with recording off, an A/A run that shows the noise of the setup itself.
+  const roles: ('on' | 'off')[] = Array.from({ length: procs * 2 }, (_, i) => ((i % 4 === 0 || i % 4 === 3) ? 'on' : 'off'));
+  const urls = roles.map((r, i) => `file:${path.join(dir, `usage-${r}-${i}.db`)}`);
+  for (const u of urls) await populate(u, prompts);
   // All sessions come from one address: lift the per-client session cap (default 20).
   const common = { PROMPTD_MCP_SESSIONS_PER_CLIENT: String(sessions * 2) };
-  // BENCH_USAGE_AA=1: both servers with recording off, an A/A run that shows the bias of the setup itself.
-  const on = await startServe(onUrl, { env: { ...common, PROMPTD_USAGE: process.env.BENCH_USAGE_AA === '1' ? 'off' : 'on' } });
-  const off = await startServe(offUrl, { env: { ...common, PROMPTD_USAGE: 'off' } }).catch(async (e) => {
-    await on.stop();
-    throw e;
-  });
+  const servers: Awaited<ReturnType<typeof startServe>>[] = [];
   let stopped = false;
+  const stopAll = () => Promise.all(servers.map((x) => x.stop()));
   try {
+    for (const [i, role] of roles.entries()) {
+      servers.push(await startServe(urls[i]!, { env: { ...common, PROMPTD_USAGE: role === 'on' && process.env.BENCH_USAGE_AA !== '1' ? 'on' : 'off' } }));
+    }
     const out = path.join(dir, 'usage-ab.json');
-    const c = spawnTs('get-load-ab.ts', [out, String(sessions), String(sliceMs), String(pairs), String(warmupPairs), String(prompts), `${on.base}/mcp`, String(on.pid), `${off.base}/mcp`, String(off.pid)]);
-    const timer = setTimeout(() => void c.stop(), (pairs + warmupPairs) * 2 * sliceMs + 120_000);
+    const c = spawnTs('get-load-ab.ts', [out, String(sessions), String(sliceMs), String(pairs), String(warmupPairs), String(prompts), ...servers.flatMap((x) => [`${x.base}/mcp`, String(x.pid)])]);
+    const timer = setTimeout(() => void c.stop(), (pairs + warmupPairs) * servers.length * sliceMs + 120_000);
     const code = await c.exited;
     clearTimeout(timer);
     if (code !== 0) throw new Error(`get-load-ab exited with ${code}: ${c.stderr().slice(-2000)}`);
-    const r = JSON.parse(readFileSync(out, 'utf8')) as { sides: [Slice[], Slice[]]; firstError: string };
+    const r = JSON.parse(readFileSync(out, 'utf8')) as { sides: Slice[][]; firstError: string };
     if (r.firstError) opts.log(`  first error: ${r.firstError.slice(0, 300)}`);
-    const a = side(r.sides[0]);
-    const b = side(r.sides[1]);
-    const pairRatios = a.runs.map((v, i) => v / b.runs[i]!);
-    // Stopping flushes; the rows prove the recording server really counted.
-    await Promise.all([on.stop(), off.stop()]);
+    const of = (role: 'on' | 'off') => roles.flatMap((x, i) => (x === role ? [r.sides[i]!] : []));
+    const a = side(of('on').flat());
+    const b = side(of('off').flat());
+    // Per round: the requests of each side's slices over their time.
+    const roundRate = (sides: Slice[][], k: number) => sides.reduce((n, s) => n + s[k]!.requests, 0) / sides.reduce((t, s) => t + s[k]!.seconds, 0);
+    const pairRatios = Array.from({ length: pairs }, (_, k) => roundRate(of('on'), k) / roundRate(of('off'), k));
+    // Stopping flushes; the rows prove the recording servers really counted.
+    await stopAll();
     stopped = true;
-    const fetchesRecorded = await recordedFetches(onUrl);
+    let fetchesRecorded = 0;
+    for (const [i, role] of roles.entries()) if (role === 'on') fetchesRecorded += await recordedFetches(urls[i]!);
     opts.log(`  recording on  ${a.rps.toFixed(0)} req/s, server CPU ${a.cpuUs.toFixed(0)} µs/request (${a.errors} errors)`);
     opts.log(`  recording off ${b.rps.toFixed(0)} req/s, server CPU ${b.cpuUs.toFixed(0)} µs/request (${b.errors} errors)`);
-    opts.log(`  per-pair ratios: ${pairRatios.map((x) => x.toFixed(2)).join(' ')}; ${fetchesRecorded} fetches recorded`);
+    opts.log(`  per-round ratios: ${pairRatios.map((x) => x.toFixed(2)).join(' ')}; ${fetchesRecorded} fetches recorded`);
     const recordNs = measureRecord();
     opts.log(`  record(): ${recordNs.toFixed(0)} ns per call in process`);
-    return { prompts, sessions, sliceMs, pairs, warmupPairs, on: a, off: b, ratio: a.rps / b.rps, pairRatios, medianPairRatio: median(pairRatios), fetchesRecorded, recordNs };
+    return { prompts, sessions, sliceMs, pairs, warmupPairs, procs, on: a, off: b, ratio: a.rps / b.rps, pairRatios, medianPairRatio: median(pairRatios), fetchesRecorded, recordNs };
   } finally {
-    if (!stopped) await Promise.all([on.stop(), off.stop()]);
+    if (!stopped) await stopAll();
   }
 }
 
