@@ -20,7 +20,11 @@ export function useEditorGuards({ name, dirty, draft, ask, formRef, autosaveMs =
   latest.current = draft;
   useEffect(() => {
     if (!draft || !dirty.current) return;
-    const t = setTimeout(() => saveDraft(name, draft), autosaveMs);
+    // dirty is read again when the timer fires: a save that succeeded in between cleared
+    // the draft, and writing it back would restore saved work as unsaved on the next visit.
+    const t = setTimeout(() => {
+      if (dirty.current) saveDraft(name, draft);
+    }, autosaveMs);
     return () => clearTimeout(t);
   }, [draft?.form, draft?.base]);
   // Leaving before the debounce fired must not lose the last keystrokes.
