@@ -40,6 +40,17 @@ export function sqliteFileOf(url: string): string | undefined {
 }
 
 /**
+ * The database URL to hand to a client started elsewhere (an MCP client's config):
+ * a local database file as an absolute `file:` URL, with `missingFile` when it does not
+ * exist yet; any other URL as given.
+ */
+export function portableDatabaseUrl(url: string): { url: string; missingFile?: string } {
+  const file = sqliteFileOf(url);
+  if (!file) return { url };
+  return existsSync(file) ? { url: `file:${file}` } : { url: `file:${file}`, missingFile: file };
+}
+
+/**
  * Creates the directory of a SQLite database file (0700: the file holds token hashes
  * and the cursor secret); returns it when it did not exist. Only the commands that
  * may create a database call this (serve, migrate, seed), so a typo in a path never

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { configFrom, note, openDatabase } from '../context.js';
-import { sqliteFileOf } from '../../db/create-db.js';
+import { portableDatabaseUrl } from '../../db/create-db.js';
 import { addMcpFaceOptions, mcpFaceOptions } from '../mcp-face-options.js';
 import { isDomainError } from '../../core/errors.js';
 import { UsageError } from '../output.js';
@@ -32,9 +31,9 @@ VS Code's file names the map "servers" (--print-config vscode).`,
       if (opts.printConfig) {
         const extra = [...(opts.pageSize ? ['--page-size', opts.pageSize] : []), ...(opts.promptTools ? ['--prompt-tools'] : []), ...(opts.tools === false ? ['--no-tools'] : [])];
         const client = opts.printConfig === true ? 'claude' : opts.printConfig;
-        const file = sqliteFileOf(config.databaseUrl);
-        process.stdout.write(`${JSON.stringify(mcpClientConfig(client, file ? `file:${file}` : config.databaseUrl, extra), null, 2)}\n`);
-        if (file && !existsSync(file)) note(`warning: no database at ${file} yet; create it with \`promptd migrate\` or \`promptd serve\` (same DATABASE_URL) before starting the client`);
+        const db = portableDatabaseUrl(config.databaseUrl);
+        process.stdout.write(`${JSON.stringify(mcpClientConfig(client, db.url, extra), null, 2)}\n`);
+        if (db.missingFile) note(`warning: no database at ${db.missingFile} yet; create it with \`promptd migrate\` or \`promptd serve\` (same DATABASE_URL) before starting the client`);
         return;
       }
       const db = await openDatabase(cmd, config, 'read', { quiet: true, missingHint: ' in the client config (`promptd mcp --print-config` prints the entry)' });
