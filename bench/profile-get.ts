@@ -107,8 +107,6 @@ if (totalOf) {
   };
   visit(prof.nodes[0]!.id);
   const byFn = new Map<string, number>();
-  const within = (id: number, seen: Set<number>): boolean => seen.has(id);
-  void within;
   // Count each function once per stack: skip a node whose ancestor is the same function.
   const walk = (id: number, open: Set<string>) => {
     const n = byId.get(id)!;
