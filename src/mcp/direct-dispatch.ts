@@ -9,33 +9,19 @@
 // messages as before. Anything else (other methods, task-augmented or related-task
 // requests) goes to the Server untouched.
 //
-// Not kept from the Protocol: a notifications/cancelled for a request answered here
-// does not suppress its answer (the spec lets a receiver answer a request it has already
-// processed), and the handler's `extra.signal` never aborts (prompts/get renders from
-// memory and does not look at it).
+// Kept from the Protocol: a notifications/cancelled for a request still in flight here
+// suppresses its answer, as the spec asks. Not kept: the handler's `extra.signal` never
+// aborts (prompts/get renders from memory and does not look at it).
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, RELATED_TASK_META_KEY, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
+import { requestHandlers, type RequestHandler as Handler } from './sdk-request-handlers.js';
+
 type Obj = Record<string, unknown>;
-type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
 
 const DIRECT_METHODS = ['prompts/get'] as const;
 const NEVER_ABORTED = new AbortController().signal;
-
-/**
- * The Server's handler for `method`. The SDK has no public accessor; if a new version
- * moves its private map, this throws when the first server is connected (at start-up),
- * not later on a request.
- */
-function handlerOf(server: Server, method: string): Handler {
-  const handlers = (server as unknown as { _requestHandlers?: unknown })._requestHandlers;
-  const h = handlers instanceof Map ? handlers.get(method) : undefined;
-  if (typeof h !== 'function') {
-    throw new Error(`the MCP SDK no longer keeps a ${method} handler in Server._requestHandlers (a Map of method → handler); src/mcp/direct-dispatch.ts must be updated for this SDK version`);
-  }
-  return h as Handler;
-}
 
 /** A request the Protocol would dispatch with nothing of its own to add (no task, no related task). */
 function isPlainRequest(m: Obj, methods: ReadonlyMap<string, Handler>): boolean {
@@ -59,13 +45,26 @@ function isPlainRequest(m: Obj, methods: ReadonlyMap<string, Handler>): boolean 
 export function dispatchDirectly(server: Server, transport: Transport): void {
   const receive = transport.onmessage;
   if (!receive) throw new Error('dispatchDirectly: connect the server to the transport first');
-  const methods = new Map<string, Handler>(DIRECT_METHODS.map((m) => [m, handlerOf(server, m)]));
+  const handlers = requestHandlers(server, DIRECT_METHODS, 'src/mcp/direct-dispatch.ts');
+  const methods = new Map<string, Handler>(DIRECT_METHODS.map((m) => [m, handlers.get(m)!]));
   const failed = (e: unknown) => server.onerror?.(new Error(`Failed to send response: ${String(e)}`));
+  // Requests answered here and not yet answered: id → cancelled by the client.
+  const inFlight = new Map<string | number, boolean>();
+  const answer = (id: string | number, reply: JSONRPCMessage) => {
+    const cancelled = inFlight.get(id);
+    inFlight.delete(id);
+    return cancelled ? undefined : transport.send(reply);
+  };
 
   transport.onmessage = (message, extra) => {
     const m = message as Obj;
+    if (m.method === 'notifications/cancelled' && inFlight.size > 0) {
+      const requestId = (m.params as Obj | undefined)?.requestId;
+      if ((typeof requestId === 'string' || typeof requestId === 'number') && inFlight.has(requestId)) inFlight.set(requestId, true);
+    }
     if (!isPlainRequest(m, methods)) return receive(message, extra);
     const id = m.id as string | number;
+    inFlight.set(id, false);
     const handlerExtra = {
       signal: NEVER_ABORTED,
       sessionId: transport.sessionId,
@@ -79,10 +78,10 @@ export function dispatchDirectly(server: Server, transport: Transport): void {
     methods
       .get(m.method as string)!(message, handlerExtra)
       .then(
-        (result) => transport.send({ jsonrpc: '2.0', id, result } as JSONRPCMessage),
+        (result) => answer(id, { jsonrpc: '2.0', id, result } as JSONRPCMessage),
         // The error answer the Protocol builds (shared/protocol.js, _onrequest).
         (error: { code?: unknown; message?: string; data?: unknown }) =>
-          transport.send({
+          answer(id, {
             jsonrpc: '2.0',
             id,
             error: {

@@ -30,6 +30,7 @@ import { shapeByNegotiatedVersion } from './protocol-shape.js';
 import { registerTools } from './tools.js';
 import { usageTracker } from './usage.js';
 import { dispatchDirectly } from './direct-dispatch.js';
+import { requestHandlers, type RequestHandler } from './sdk-request-handlers.js';
 import type { UsageTransport } from '../core/usage/types.js';
 import { PRODUCTION } from '../core/schemas.js';
 
@@ -271,18 +272,11 @@ export async function connectMcpServer(server: Server, transport: Transport, cor
  * quietly answering -32603 again.
  */
 export function invalidParamsForSchemaErrors(server: Server): void {
-  const handlers = (server as unknown as { _requestHandlers?: unknown })._requestHandlers;
   const wrapped = [GetPromptRequestSchema, ListPromptsRequestSchema].map((s) => s.shape.method.value);
-  if (!(handlers instanceof Map) || !wrapped.every((m) => typeof handlers.get(m) === 'function')) {
-    throw new Error(
-      'the MCP SDK no longer keeps request handlers in Server._requestHandlers (a Map of method → handler); ' +
-        'src/mcp/server.ts invalidParamsForSchemaErrors must be updated for this SDK version',
-    );
-  }
-  wrapHandlers(handlers as Map<string, (req: unknown, extra: unknown) => Promise<unknown>>);
+  wrapHandlers(requestHandlers(server, wrapped, 'src/mcp/server.ts invalidParamsForSchemaErrors'));
 }
 
-function wrapHandlers(handlers: Map<string, (req: unknown, extra: unknown) => Promise<unknown>>): void {
+function wrapHandlers(handlers: Map<string, RequestHandler>): void {
   for (const [method, handler] of handlers) {
     handlers.set(method, async (req, extra) => {
       try {

@@ -38,7 +38,9 @@ async function rawPeer(core: Core, connect: (server: ReturnType<typeof createMcp
   await send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
   await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   received.length = 0;
-  return { send, received, close: () => clientSide.close() };
+  /** Sends without waiting for an answer. */
+  const post = (m: Message) => clientSide.send(m as JSONRPCMessage);
+  return { send, post, received, close: () => clientSide.close() };
 }
 
 const REQUESTS: Message[] = [
@@ -95,4 +97,31 @@ describe('prompts/get dispatched directly', () => {
       await sdk.close();
     });
   }
+
+  it('answers nothing to a prompts/get the client cancelled while it was in flight, as the SDK does', async () => {
+    const connectors = {
+      direct: (s: ReturnType<typeof createMcpServer>, t: Transport) => connectMcpServer(s, t, core),
+      sdk: async (s: ReturnType<typeof createMcpServer>, t: Transport) => {
+        await s.connect(t);
+        shapeByNegotiatedVersion(t, { resolve: (uri) => core.resolver.resolve(uri) });
+      },
+    };
+    const seen: Record<string, Message[]> = {};
+    for (const [name, connect] of Object.entries(connectors)) {
+      const peer = await rawPeer(core, connect, '2025-06-18');
+      // The cancellation reaches the server before the render's answer is sent.
+      const get = peer.post({ jsonrpc: '2.0', id: 20, method: 'prompts/get', params: { name: 'greet', arguments: { who: 'Ada' } } });
+      const cancel = peer.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 20, reason: 'user gave up' } });
+      await Promise.all([get, cancel]);
+      // A later request on the same session is answered, and after it nothing for id 20 can still be pending.
+      await peer.send({ jsonrpc: '2.0', id: 21, method: 'prompts/get', params: { name: 'greet', arguments: { who: 'Bo' } } });
+      // A cancellation for a request already answered changes nothing.
+      await peer.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 21 } });
+      await peer.send({ jsonrpc: '2.0', id: 22, method: 'prompts/get', params: { name: 'greet', arguments: { who: 'Cy' } } });
+      seen[name] = [...peer.received];
+      await peer.close();
+    }
+    expect(seen.direct!.map((m) => m.id)).toEqual([21, 22]);
+    expect(seen.direct).toEqual(seen.sdk);
+  });
 });
