@@ -11,15 +11,9 @@ import { populate, ARG, ARG_VALUE, promptName } from './lib/fixture.js';
 import { RawSession } from './lib/mcp-raw.js';
 import { spawnTs, startServe, tempDir, type Child } from './lib/proc.js';
 import { summarize, type Summary } from './lib/stats.js';
+import { midMedian as median, side, type SideResult, type Slice } from './lib/slices.js';
 
-export interface SideResult extends Summary {
-  rps: number;
-  /** server CPU time (user + system) per answered request, in µs */
-  cpuUs: number;
-  errors: number;
-  /** req/s of each measured slice */
-  runs: number[];
-}
+export type { SideResult };
 
 export interface GetResult {
   prompts: number;
@@ -83,31 +77,6 @@ async function sample(url: string, name: string): Promise<unknown> {
     await s.close();
   }
 }
-
-interface Slice {
-  requests: number;
-  errors: number;
-  seconds: number;
-  cpuMs: number;
-  latencies: number[];
-}
-
-function side(slices: Slice[]): SideResult {
-  const requests = slices.reduce((a, r) => a + r.requests, 0);
-  const seconds = slices.reduce((a, r) => a + r.seconds, 0);
-  return {
-    ...summarize(slices.flatMap((r) => r.latencies)),
-    rps: requests / seconds,
-    cpuUs: (1000 * slices.reduce((a, r) => a + r.cpuMs, 0)) / requests,
-    errors: slices.reduce((a, r) => a + r.errors, 0),
-    runs: slices.map((r) => r.requests / r.seconds),
-  };
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 export async function runGetThroughput(opts: { quick: boolean; log: (s: string) => void }): Promise<GetResult> {
   const prompts = 100;

@@ -6,15 +6,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { populate } from './lib/fixture.js';
 import { spawnTs, startServe, tempDir } from './lib/proc.js';
-import { summarize, type Summary } from './lib/stats.js';
 import { createUsageRecorder } from '../src/core/usage/recorder.js';
+import { midMedian as median, side, type SideResult, type Slice } from './lib/slices.js';
 
-export interface UsageSide extends Summary {
-  rps: number;
-  cpuUs: number;
-  errors: number;
-  runs: number[];
-}
+export type UsageSide = SideResult;
 
 export interface UsageOverheadResult {
   prompts: number;
@@ -35,31 +30,6 @@ export interface UsageOverheadResult {
   /** in-process cost of one record() call (100 prompts × 2 clients × 2 outcomes), in ns */
   recordNs: number;
 }
-
-interface Slice {
-  requests: number;
-  errors: number;
-  seconds: number;
-  cpuMs: number;
-  latencies: number[];
-}
-
-function side(slices: Slice[]): UsageSide {
-  const requests = slices.reduce((a, r) => a + r.requests, 0);
-  const seconds = slices.reduce((a, r) => a + r.seconds, 0);
-  return {
-    ...summarize(slices.flatMap((r) => r.latencies)),
-    rps: requests / seconds,
-    cpuUs: (1000 * slices.reduce((a, r) => a + r.cpuMs, 0)) / requests,
-    errors: slices.reduce((a, r) => a + r.errors, 0),
-    runs: slices.map((r) => r.requests / r.seconds),
-  };
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 export async function runUsageOverhead(opts: { quick: boolean; log: (s: string) => void }): Promise<UsageOverheadResult> {
   const prompts = 100;
