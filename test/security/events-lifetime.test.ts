@@ -6,6 +6,7 @@ import { createApp } from '../../src/http/app.js';
 import { migrateDatabase } from '../../src/db/create-db.js';
 import type { Core } from '../../src/core/index.js';
 import { coreOn, tempDbUrl } from '../helpers/db.js';
+import { sseReader } from '../helpers/sse-reader.js';
 
 const ADMIN = 'events-lifetime-admin';
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
@@ -23,35 +24,6 @@ afterAll(async () => {
   await core?.close();
 });
 
-/** Reads SSE frames from a response body until `want` matches one (or the stream ends). */
-function reader(res: Response) {
-  const r = res.body!.getReader();
-  const dec = new TextDecoder();
-  let buf = '';
-  return {
-    async until(want: RegExp): Promise<string | null> {
-      for (;;) {
-        const m = want.exec(buf);
-        if (m) {
-          buf = buf.slice(m.index + m[0].length);
-          return m[0];
-        }
-        const { done, value } = await r.read();
-        if (done) return null;
-        buf += dec.decode(value, { stream: true });
-      }
-    },
-    /** Resolves with everything left once the server ends the stream. */
-    async rest(): Promise<string> {
-      for (;;) {
-        const { done, value } = await r.read();
-        if (done) return buf;
-        buf += dec.decode(value, { stream: true });
-      }
-    },
-    cancel: () => r.cancel(),
-  };
-}
 
 it('a heartbeat comment every 25 s, and the server ends the stream after its lifetime (fake timers)', async () => {
   const app = createApp({ core, events: { maxLifetimeMs: 60 * 60_000 } });
@@ -59,7 +31,7 @@ it('a heartbeat comment every 25 s, and the server ends the stream after its lif
   try {
     const res = await app.request('/admin/v1/events', { headers: bearer(ADMIN) });
     expect(res.status).toBe(200);
-    const r = reader(res);
+    const r = sseReader(res);
     expect(await r.until(/event: ready[^\n]*\n[^\n]*\n\n/)).not.toBeNull();
     for (let i = 0; i < 3; i++) {
       await vi.advanceTimersByTimeAsync(25_000);

@@ -14,6 +14,7 @@ import { loadConfig } from '../../src/config.js';
 import { CreatePromptInputSchema } from '../../src/core/schemas.js';
 import { tempDbUrl } from '../helpers/db.js';
 import { textPrompt } from '../helpers/http.js';
+import { sseReader } from '../helpers/sse-reader.js';
 
 const ADMIN = 'events-admin-token';
 let a: RunningServer;
@@ -37,35 +38,6 @@ const ticketFor = async (srv: RunningServer, token: string) => {
   return (await res.json()) as { ticket: string; expiresAt: string };
 };
 
-/** Reads SSE frames from a response body until `want` matches one (or the stream ends). */
-function reader(res: Response) {
-  const r = res.body!.getReader();
-  const dec = new TextDecoder();
-  let buf = '';
-  return {
-    async until(want: RegExp): Promise<string | null> {
-      for (;;) {
-        const m = want.exec(buf);
-        if (m) {
-          buf = buf.slice(m.index + m[0].length);
-          return m[0];
-        }
-        const { done, value } = await r.read();
-        if (done) return null;
-        buf += dec.decode(value, { stream: true });
-      }
-    },
-    /** Resolves with everything left once the server ends the stream. */
-    async rest(): Promise<string> {
-      for (;;) {
-        const { done, value } = await r.read();
-        if (done) return buf;
-        buf += dec.decode(value, { stream: true });
-      }
-    },
-    cancel: () => r.cancel(),
-  };
-}
 
 const openStream = async (srv: RunningServer, token: string) => {
   const { ticket } = await ticketFor(srv, token);
@@ -82,7 +54,7 @@ describe('stream tickets instead of tokens in URLs', () => {
     expect(ttl).toBeLessThanOrEqual(60_000);
     const res = await fetch(`${a.url}/admin/v1/events?ticket=${ticket}`);
     expect(res.status).toBe(200);
-    const r = reader(res);
+    const r = sseReader(res);
     expect(await r.until(/event: ready/)).not.toBeNull();
     await r.cancel();
     const again = await fetch(`${a.url}/admin/v1/events?ticket=${ticket}`);
@@ -126,8 +98,8 @@ describe('stream tickets instead of tokens in URLs', () => {
 describe('revocation closes open streams, on every instance', () => {
   it('revoking a token ends its streams on this and the other instance at once, and its unused tickets', async () => {
     const { token, info } = await a.core.tokens.create('stream-holder');
-    const onA = reader(await openStream(a, token));
-    const onB = reader(await openStream(b, token));
+    const onA = sseReader(await openStream(a, token));
+    const onB = sseReader(await openStream(b, token));
     expect(await onA.until(/event: ready/)).not.toBeNull();
     expect(await onB.until(/event: ready/)).not.toBeNull();
     const spare = await ticketFor(b, token);
@@ -145,12 +117,12 @@ describe('caps, heartbeat and lifetime', () => {
   it('at most perToken streams per token and total on the instance; over either, 429 problem+json', async () => {
     const t1 = (await a.core.tokens.create('cap-1')).token;
     const t2 = (await a.core.tokens.create('cap-2')).token;
-    const open: ReturnType<typeof reader>[] = [];
+    const open: ReturnType<typeof sseReader>[] = [];
     try {
       for (let i = 0; i < 2; i++) {
         const res = await openStream(a, t1);
         expect(res.status).toBe(200);
-        open.push(reader(res));
+        open.push(sseReader(res));
       }
       const third = await openStream(a, t1);
       expect(third.status).toBe(429);
@@ -159,7 +131,7 @@ describe('caps, heartbeat and lifetime', () => {
       expect((await third.json()).detail).toContain('2 event streams');
       const other = await openStream(a, t2);
       expect(other.status).toBe(200);
-      open.push(reader(other));
+      open.push(sseReader(other));
       const full = await openStream(a, t2);
       expect(full.status).toBe(429);
       expect((await full.json()).detail).toContain('3 event streams');
@@ -168,7 +140,7 @@ describe('caps, heartbeat and lifetime', () => {
       await vi.waitFor(async () => {
         const res = await openStream(a, t1);
         expect(res.status).toBe(200);
-        open.push(reader(res));
+        open.push(sseReader(res));
       });
     } finally {
       await Promise.all(open.map((r) => r.cancel()));
