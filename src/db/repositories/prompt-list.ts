@@ -9,6 +9,7 @@ import { Prisma, type Tx } from '../prisma.js';
 import type { Dialect } from '../dialect.js';
 import type { PromptListFilter, PromptListKey, PromptSort } from '../../core/ports.js';
 import { containsPattern } from './prompt-search.js';
+import { PRODUCTION } from './labels-repo.js';
 
 /**
  * A q= whose text index yields at most this many candidate prompts is looked up through
@@ -37,7 +38,12 @@ function where(d: Dialect, f: PromptListFilter, after: PromptListKey | undefined
   if (f.status === 'pending') {
     parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "PromptVersion" av WHERE av."id" = p."activeVersionId" AND av."number" < p."latestVersion")`);
   }
-  if (f.label !== undefined) parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "PromptLabel" l WHERE l."promptId" = p."id" AND l."name" = ${f.label})`);
+  // `production` is mirrored into Prompt.activeVersionId by every label move
+  // (labels-repo.ts; status=inactive relies on the same mirror): a column test instead
+  // of a probe of the label table per prompt, and SQLite no longer builds a Bloom filter
+  // of the whole label table for a walk that stops after a page or a scan limit.
+  if (f.label === PRODUCTION) parts.push(Prisma.sql`p."activeVersionId" IS NOT NULL`);
+  else if (f.label !== undefined) parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "PromptLabel" l WHERE l."promptId" = p."id" AND l."name" = ${f.label})`);
   // Tags match [a-z0-9-], so `"tag"` inside the JSON text is that tag exactly.
   if (f.tags?.length) parts.push(Prisma.sql`(${Prisma.join(f.tags.map((t) => Prisma.sql`p."tags" LIKE ${`%"${t}"%`}`), ' OR ')})`);
   if (f.q) parts.push(likeQ(f.q));
