@@ -160,6 +160,18 @@ describe('status and label filters', () => {
     expect(await production()).toEqual({ names: ['alpha', 'beta', 'delta'], total: 3 });
   });
 
+  it('each item is a summary: the latest title and description, the active and latest numbers', async () => {
+    const res = await call('GET', '/prompts?archived=all');
+    const items: Record<string, unknown>[] = (await res.json()).items;
+    const byName = new Map(items.map((i) => [i.name, i]));
+    expect(byName.get('alpha')).toMatchObject({ title: null, description: 'Summarise a Quarterly report', activeVersion: 1, latestVersion: 1, archived: false, tags: [], lastUsedAt: null });
+    expect(byName.get('beta')).toMatchObject({ title: 'Beta title', description: null, activeVersion: 1, latestVersion: 1 });
+    expect(byName.get('delta')).toMatchObject({ activeVersion: 1, latestVersion: 2 });
+    expect(byName.get('gamma')).toMatchObject({ activeVersion: null, latestVersion: 2 });
+    expect(byName.get('epsilon')).toMatchObject({ archived: true, activeVersion: 1 });
+    expect(items.every((i) => typeof i.updatedAt === 'string' && !('deletedAt' in i))).toBe(true);
+  });
+
   it('400 naming the parameter for an unknown sort or status', async () => {
     for (const [query, path] of [['?sort=used', 'query.sort'], ['?status=draft', 'query.status']]) {
       const res = await call('GET', `/prompts${query}`);
