@@ -131,6 +131,47 @@ describe('status and label filters', () => {
     expect(await names('?label=production&sort=updated')).toEqual(['beta', 'delta', 'alpha']);
   });
 
+  it('label=production follows every move of the label (the list reads its mirror, Prompt.activeVersionId)', async () => {
+    const production = async (query = '') => {
+      const page = await list(`?label=production${query}`);
+      return { names: page.items.map((p) => p.name), total: page.total };
+    };
+    expect(await production()).toEqual({ names: ['alpha', 'beta', 'delta'], total: 3 });
+    expect((await call('PUT', '/prompts/gamma/labels/production', { version: 1 })).status).toBe(200);
+    expect(await production()).toEqual({ names: ['alpha', 'beta', 'delta', 'gamma'], total: 4 });
+    expect((await call('DELETE', '/prompts/gamma/labels/production')).status).toBe(204);
+    expect((await call('DELETE', '/prompts/alpha/active')).status).toBe(200);
+    expect(await production()).toEqual({ names: ['beta', 'delta'], total: 2 });
+    // a short q (a bounded scan) and the other filters combine with it
+    expect(await production('&q=kl')).toEqual({ names: ['beta'], total: 1 });
+    expect(await production('&archived=all')).toEqual({ names: ['beta', 'delta', 'epsilon'], total: 3 });
+    expect(await production('&status=pending')).toEqual({ names: ['delta'], total: 1 });
+    expect(await production('&status=inactive')).toEqual({ names: [], total: 0 });
+    expect((await call('PUT', '/prompts/alpha/active', { version: 1 })).status).toBe(200);
+    expect(await production('&sort=updated')).toEqual({ names: ['alpha', 'beta', 'delta'], total: 3 });
+    // the bin keeps the pointer: a deleted prompt that was served is found there
+    expect((await call('DELETE', '/prompts/beta')).status).toBe(204);
+    try {
+      expect(await production()).toEqual({ names: ['alpha', 'delta'], total: 2 });
+      expect(await production('&deleted=true')).toEqual({ names: ['beta'], total: 1 });
+    } finally {
+      expect((await call('POST', '/prompts/beta/restore')).status).toBe(200);
+    }
+    expect(await production()).toEqual({ names: ['alpha', 'beta', 'delta'], total: 3 });
+  });
+
+  it('each item is a summary: the latest title and description, the active and latest numbers', async () => {
+    const res = await call('GET', '/prompts?archived=all');
+    const items: Record<string, unknown>[] = (await res.json()).items;
+    const byName = new Map(items.map((i) => [i.name, i]));
+    expect(byName.get('alpha')).toMatchObject({ title: null, description: 'Summarise a Quarterly report', activeVersion: 1, latestVersion: 1, archived: false, tags: [], lastUsedAt: null });
+    expect(byName.get('beta')).toMatchObject({ title: 'Beta title', description: null, activeVersion: 1, latestVersion: 1 });
+    expect(byName.get('delta')).toMatchObject({ activeVersion: 1, latestVersion: 2 });
+    expect(byName.get('gamma')).toMatchObject({ activeVersion: null, latestVersion: 2 });
+    expect(byName.get('epsilon')).toMatchObject({ archived: true, activeVersion: 1 });
+    expect(items.every((i) => typeof i.updatedAt === 'string' && !('deletedAt' in i))).toBe(true);
+  });
+
   it('400 naming the parameter for an unknown sort or status', async () => {
     for (const [query, path] of [['?sort=used', 'query.sort'], ['?status=draft', 'query.status']]) {
       const res = await call('GET', `/prompts${query}`);

@@ -7,8 +7,11 @@
 // bounded number of rows per request when the caller asks for it (scanLimit).
 import { Prisma, type Tx } from '../prisma.js';
 import type { Dialect } from '../dialect.js';
-import type { PromptListFilter, PromptListKey, PromptSort } from '../../core/ports.js';
+import type { PromptListFilter, PromptListKey, PromptListPage, PromptSort } from '../../core/ports.js';
 import { containsPattern } from './prompt-search.js';
+import { PRODUCTION } from './labels-repo.js';
+import { parseTags } from './prompts-repo.js';
+import { usageRepository } from './usage-repo.js';
 
 /**
  * A q= whose text index yields at most this many candidate prompts is looked up through
@@ -37,7 +40,12 @@ function where(d: Dialect, f: PromptListFilter, after: PromptListKey | undefined
   if (f.status === 'pending') {
     parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "PromptVersion" av WHERE av."id" = p."activeVersionId" AND av."number" < p."latestVersion")`);
   }
-  if (f.label !== undefined) parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "PromptLabel" l WHERE l."promptId" = p."id" AND l."name" = ${f.label})`);
+  // `production` is mirrored into Prompt.activeVersionId by every label move
+  // (labels-repo.ts; status=inactive relies on the same mirror): a column test instead
+  // of a probe of the label table per prompt, and SQLite no longer builds a Bloom filter
+  // of the whole label table for a walk that stops after a page or a scan limit.
+  if (f.label === PRODUCTION) parts.push(Prisma.sql`p."activeVersionId" IS NOT NULL`);
+  else if (f.label !== undefined) parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "PromptLabel" l WHERE l."promptId" = p."id" AND l."name" = ${f.label})`);
   // Tags match [a-z0-9-], so `"tag"` inside the JSON text is that tag exactly.
   if (f.tags?.length) parts.push(Prisma.sql`(${Prisma.join(f.tags.map((t) => Prisma.sql`p."tags" LIKE ${`%"${t}"%`}`), ' OR ')})`);
   if (f.q) parts.push(likeQ(f.q));
@@ -152,3 +160,47 @@ export const keyOf = (sort: PromptSort, p: { id: number; name: string; updatedAt
     : sort === 'lastUsed'
       ? { sort, lastUsedAt: lastUsedAt ? lastUsedAt.toISOString() : null, id: p.id }
       : { sort, updatedAt: p.updatedAt.toISOString(), id: p.id };
+
+type SummaryRow = {
+  id: number; name: string; archived: boolean | number; latestVersion: number; updatedAt: Date; tags: string;
+  deletedAt: Date | null; deletedBy: string | null; activeVersion: number | null; title: string | null; description: string | null;
+};
+
+/**
+ * The summaries of one page's prompts, in the order of `ids`: the prompt, its active
+ * version's number and its latest version's title and description in one query (it was
+ * three through Prisma: the prompts, their active versions, their latest versions, each
+ * a round trip and a pass of Prisma's result mapping), then when each was last served.
+ */
+export async function pageSummaries(tx: Tx, ids: number[], sort: PromptSort): Promise<PromptListPage['rows']> {
+  if (!ids.length) return [];
+  const rows = await tx.$queryRaw<SummaryRow[]>(Prisma.sql`
+    SELECT p."id" AS "id", p."name" AS "name", p."archived" AS "archived", p."latestVersion" AS "latestVersion", p."updatedAt" AS "updatedAt",
+      p."tags" AS "tags", p."deletedAt" AS "deletedAt", p."deletedBy" AS "deletedBy",
+      av."number" AS "activeVersion", lv."title" AS "title", lv."description" AS "description"
+    FROM "Prompt" p
+    LEFT JOIN "PromptVersion" av ON av."id" = p."activeVersionId"
+    LEFT JOIN "PromptVersion" lv ON lv."promptId" = p."id" AND lv."number" = p."latestVersion"
+    WHERE p."id" IN (${Prisma.join(ids)})`);
+  const lastUsed = await usageRepository(tx).lastServed(rows.map((r) => r.name));
+  const byId = new Map(rows.map((r) => [Number(r.id), r]));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    if (!r) return [];
+    const updatedAt = new Date(r.updatedAt);
+    const lastUsedAt = lastUsed.get(r.name) ?? null;
+    const summary = {
+      name: r.name,
+      title: r.title ?? null,
+      description: r.description ?? null,
+      activeVersion: r.activeVersion === null ? null : Number(r.activeVersion),
+      latestVersion: Number(r.latestVersion),
+      archived: Boolean(Number(r.archived)),
+      updatedAt,
+      tags: parseTags(r.tags),
+      ...(r.deletedAt ? { deletedAt: new Date(r.deletedAt), deletedBy: r.deletedBy } : {}),
+      lastUsedAt,
+    };
+    return [{ summary, key: keyOf(sort, { id, name: r.name, updatedAt }, lastUsedAt) }];
+  });
+}

@@ -1,6 +1,6 @@
 // Prompt, version, argument, message and binding rows ↔ domain objects.
 import { Prisma, type Tx } from '../prisma.js';
-import { countPrompts, keyOf, promptPageIds } from './prompt-list.js';
+import { countPrompts, keyOf, pageSummaries, promptPageIds } from './prompt-list.js';
 import { usageRepository } from './usage-repo.js';
 import { refreshSearchText, renamedSearchText, searchTextOf } from './prompt-search.js';
 import type { Dialect } from '../dialect.js';
@@ -200,7 +200,7 @@ export async function listPromptSummaries(
 ): Promise<PromptListPage> {
   const { ids, stoppedAfter } = await promptPageIds(tx, d, f, opts);
   const stopped = stoppedAfter === undefined ? undefined : await listKeyOf(tx, stoppedAfter, opts.sort);
-  return { rows: await summariesOf(tx, ids, opts.sort), ...(stopped ? { stoppedAfter: stopped } : {}) };
+  return { rows: await pageSummaries(tx, ids, opts.sort), ...(stopped ? { stoppedAfter: stopped } : {}) };
 }
 
 /** Where a list in this sort order continues after prompt `id`. */
@@ -209,22 +209,6 @@ async function listKeyOf(tx: Tx, id: number, sort: PromptSort): Promise<PromptLi
   if (!p) return undefined;
   const lastUsedAt = sort === 'lastUsed' ? ((await usageRepository(tx).lastServed([p.name])).get(p.name) ?? null) : null;
   return { name: p.name, key: keyOf(sort, p, lastUsedAt) };
-}
-
-async function summariesOf(tx: Tx, ids: number[], sort: PromptSort) {
-  if (!ids.length) return [];
-  const rows = await tx.prompt.findMany({ where: { id: { in: ids } }, include: { activeVersion: { select: { number: true } } } });
-  const heads = rows.map((r) => ({ promptId: r.id, number: r.latestVersion }));
-  const latest = (await tx.promptVersion.findMany({ where: pairsWhere(heads), select: { promptId: true, number: true, title: true, description: true } })).filter(hasPair(heads));
-  const byPrompt = new Map(latest.map((l) => [l.promptId, l]));
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const lastUsed = await usageRepository(tx).lastServed(rows.map((r) => r.name));
-  return ids.flatMap((id) => {
-    const r = byId.get(id);
-    if (!r) return [];
-    const lastUsedAt = lastUsed.get(r.name) ?? null;
-    return [{ summary: toSummary(r, byPrompt.get(r.id) ?? null, lastUsedAt), key: keyOf(sort, r, lastUsedAt) }];
-  });
 }
 
 const headSelect = { id: true, name: true, archived: true, latestVersion: true, revision: true, activeVersion: { select: { number: true } } } as const;
