@@ -68,17 +68,31 @@ export class DocArena {
 
   /** Copies the documents of `refs` (every live one) into a fresh memory and repoints them. */
   compact(refs: Iterable<DocRef>): void {
+    const old = this.restart();
+    for (const ref of refs) ref.at = this.move(old, ref.at, ref.len);
+  }
+
+  /** compact() for refs kept in arrays (catalog-entries.ts): slots 0..count-1; a free slot has len 0. */
+  compactArrays(count: number, at: Uint32Array, len: Uint32Array): void {
+    const old = this.restart();
+    for (let i = 0; i < count; i++) if (len[i]) at[i] = this.move(old, at[i]!, len[i]!);
+  }
+
+  private restart(): Buffer {
     const old = this.buf;
     this.mem = new WebAssembly.Memory({ initial: 0, maximum: MAX_PAGES });
     this.buf = Buffer.from(this.mem.buffer);
     this.used = 0;
     this.liveBytes = 0;
-    for (const ref of refs) {
-      const from = ref.at;
-      const bytes = bytesOf(ref);
-      ref.at = this.reserve(bytes);
-      old.copy(this.buf, ref.at, from, from + bytes);
-    }
+    return old;
+  }
+
+  /** Copies the document at `from` out of `old` to the end of this memory: its new offset. */
+  private move(old: Buffer, from: number, len: number): number {
+    const bytes = Math.floor(len / 4);
+    const at = this.reserve(bytes);
+    old.copy(this.buf, at, from, from + bytes);
+    return at;
   }
 
   stats() {

@@ -13,7 +13,7 @@ import { tagsInScope, type McpScope } from './mcp-scope.js';
 import { completionCandidates, type ArgumentValue } from './arguments.js';
 import { dependentsIn, IncludeIndex, refsOfDoc, seedsOf } from './catalog-includes.js';
 import { queryMatcher } from './catalog-search.js';
-import { DocArena, type DocRef } from './catalog-docs.js';
+import { EntryTable } from './catalog-entries.js';
 import { compareNames, NameIndex } from './catalog-names.js';
 import type { IncludeRef } from './include-ref.js';
 import type { IncludeContext, IncludeTarget } from './render-includes.js';
@@ -72,16 +72,6 @@ export interface ChangedPrompt {
   tags: readonly string[];
 }
 
-/** Where the entry's document is in the arena: the version as the store's compact document (ServedSource.decode reads it). */
-interface Entry extends DocRef {
-  /** the prompt's current name (a rename keeps the version) */
-  name: string;
-  /** views pointing at it */
-  refs: number;
-  /** what the version includes (catalog-includes.ts); absent for the many that include nothing */
-  includes?: IncludeRef[];
-}
-
 interface ViewState {
   label: string;
   /** name → id of the version the label points at; its `names` are the view's names in order */
@@ -106,14 +96,13 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
   // second label that mostly points where production does costs a name → id map, not
   // a second copy of the documents. Documents stay JSON text, parsed on use: ~3× less
   // memory than parsed objects at 100k prompts, and no parsing at start. The text is
-  // kept as bytes outside the V8 heap (catalog-docs.ts). Parsed versions are kept in a
-  // bounded LRU, so hot prompts are parsed once.
-  const entries = new Map<number, Entry>();
-  const docs = new DocArena();
-  const docOf = (id: number): string | undefined => {
-    const e = entries.get(id);
-    return e && docs.get(e);
-  };
+  // kept as bytes outside the V8 heap (catalog-docs.ts), the entries in typed arrays
+  // (catalog-entries.ts). Parsed versions are kept in a bounded LRU, so hot prompts are
+  // parsed once.
+  const entries = new EntryTable();
+  const docOf = (id: number): string | undefined => entries.docOf(id);
+  /** what a version includes (catalog-includes.ts), for the few that include anything */
+  const includesOf = new Map<number, IncludeRef[]>();
   const parsed = new Map<number, ServedPrompt>();
   const views = new Map<string, ViewState>();
   const listeners = new Set<ServedChangeListener>();
@@ -132,29 +121,25 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
   };
 
   function retain(versionId: number, name: string, doc: string) {
-    const e = entries.get(versionId);
-    if (!e) {
+    if (!entries.has(versionId)) {
       const includes = refsOfDoc(doc, source.decode);
-      const entry: Entry = { name, at: 0, len: 0, refs: 1, ...(includes ? { includes } : {}) };
-      docs.put(doc, entry);
-      entries.set(versionId, entry);
-      if (includes) includeIndex.add(versionId, includes);
+      entries.add(versionId, name, doc);
+      if (includes) {
+        includesOf.set(versionId, includes);
+        includeIndex.add(versionId, includes);
+      }
       return;
     }
-    e.refs++;
-    if (e.name !== name) {
-      e.name = name;
-      parsed.delete(versionId);
-    }
+    if (!entries.retain(versionId, name)) parsed.delete(versionId);
   }
 
   function release(versionId: number) {
-    const e = entries.get(versionId);
-    if (e && --e.refs <= 0) {
-      entries.delete(versionId);
-      docs.drop(e);
-      if (docs.wasteful()) docs.compact(entries.values());
-      if (e.includes) includeIndex.remove(versionId, e.includes);
+    if (entries.release(versionId)) {
+      const includes = includesOf.get(versionId);
+      if (includes) {
+        includesOf.delete(versionId);
+        includeIndex.remove(versionId, includes);
+      }
       parsed.delete(versionId);
     }
   }
@@ -175,9 +160,9 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       }
       return withTags(v, p);
     }
-    const e = entries.get(id);
-    if (!e) return undefined;
-    p = toServed(e.name, source.decode(docs.get(e)));
+    const doc = entries.docOf(id);
+    if (doc === undefined) return undefined;
+    p = toServed(entries.nameOf(id)!, source.decode(doc));
     if (keep) {
       parsed.set(id, p);
       if (parsed.size > PARSED_MAX) parsed.delete(parsed.keys().next().value!);
@@ -272,7 +257,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       for (const v of views.values()) {
         if (!v.loaded) continue;
         const already = new Set((prompts.get(v.label) ?? []).map((p) => p.name));
-        const added = [...dependentsIn(v, seeds, includeIndex, (id) => entries.get(id)?.name)]
+        const added = [...dependentsIn(v, seeds, includeIndex, (id) => entries.nameOf(id))]
           .filter((n) => !already.has(n))
           .map((name): ChangedPrompt => ({ name, tags: v.tags.get(name) ?? NO_TAGS }));
         if (!added.length) continue;
@@ -482,7 +467,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       return () => listeners.delete(fn);
     },
     /** What is held in memory, for benchmarks and diagnostics. */
-    stats: () => ({ views: views.size, versions: entries.size, parsed: parsed.size, listeners: listeners.size, docs: docs.stats() }),
+    stats: () => ({ views: views.size, versions: entries.size, parsed: parsed.size, listeners: listeners.size, docs: entries.stats() }),
     size: () => production.size(),
     list: (opts: { cursor?: string; limit: number }) => production.list(opts),
     find: (name: string) => production.find(name),

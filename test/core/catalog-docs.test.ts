@@ -71,3 +71,46 @@ describe('NameIndex (a view’s names in order, ids beside them)', () => {
     expect(ix.get('absent')).toBeUndefined();
   });
 });
+
+describe('EntryTable (version id → name, views pointing at it, document)', () => {
+  it('agrees with a Map through adds, renames, releases, rehashes and compactions', async () => {
+    const { EntryTable } = await import('../../src/core/catalog-entries.js');
+    const t = new EntryTable();
+    const ref = new Map<number, { name: string; refs: number; doc: string }>();
+    let seed = 11;
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let step = 0; step < 60_000; step++) {
+      // Clustered ids (consecutive, like a database's) and scattered ones, both probed.
+      const id = rnd(2) ? rnd(3_000) : 1_000_000 + rnd(5_000) * 4_099;
+      const have = ref.get(id);
+      const op = rnd(5);
+      if (!have) {
+        const doc = `[${id},"${'d'.repeat(rnd(2_000))}","é${step}"]`;
+        t.add(id, `p-${id}`, doc);
+        ref.set(id, { name: `p-${id}`, refs: 1, doc });
+      } else if (op < 2) {
+        const name = rnd(2) ? have.name : `r-${step}`;
+        expect(t.retain(id, name)).toBe(name === have.name);
+        have.name = name;
+        have.refs++;
+      } else {
+        have.refs--;
+        expect(t.release(id)).toBe(have.refs === 0);
+        if (have.refs === 0) ref.delete(id);
+      }
+      if (step % 5_000 === 0 || step === 59_999) {
+        expect(t.size).toBe(ref.size);
+        for (const [k, v] of ref) {
+          expect(t.nameOf(k)).toBe(v.name);
+          expect(t.docOf(k)).toBe(v.doc);
+        }
+      }
+    }
+    expect(t.has(-5)).toBe(false);
+    expect(t.docOf(-5)).toBeUndefined();
+    expect(t.release(-5)).toBe(false);
+    // Documents released are given back once the holes outweigh what is live.
+    const s = t.stats();
+    expect(s.heldBytes - s.liveBytes).toBeLessThanOrEqual(Math.max(4 << 20, s.liveBytes / 2) + s.heldBytes / 8 + (1 << 20));
+  });
+});
