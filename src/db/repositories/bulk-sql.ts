@@ -79,6 +79,7 @@ const ARRAY_TYPES: Record<string, Record<string, string>> = {
     includePrompt: TEXT, includeLabel: TEXT, includeVersion: INT, includeArguments: TEXT,
   },
   ResourceBinding: { messageId: INT, uri: TEXT, isTemplate: BOOL, resourceId: INT, allow: TEXT },
+  ImportHash: { root: TEXT, file: TEXT, hash: TEXT, deps: TEXT, promptId: INT, name: TEXT, revision: INT, stat: TEXT },
   ChangeEvent: { at: TIME, actor: TEXT, action: TEXT, entity: TEXT, entityKey: TEXT, served: BOOL, details: TEXT },
 };
 
