@@ -1,8 +1,10 @@
-// Multi-row INSERT/UPDATE through Prisma's raw SQL, for every version write.
-// Prisma's createMany costs ~0.4 ms of CPU per row (every row goes through the query
-// interpreter); one multi-row INSERT costs ~0.02 ms per row. Identifiers are constants
-// from this file, values are always bound parameters, and Prisma.sql emits the right
-// placeholders and value encodings (dates, booleans, bytes) for SQLite and PostgreSQL.
+// Multi-row INSERTs of the write path (every version write, an import's batches), run
+// through a RawSql (raw-sql.ts: on SQLite straight on the connection, on PostgreSQL
+// through Prisma). Prisma's createMany costs ~0.4 ms of CPU per row (every row goes
+// through the query interpreter); one multi-row INSERT costs ~0.02 ms per row; on
+// PostgreSQL an import's batch is one statement of one array per column (unnest).
+// Identifiers are constants from this file, values are always bound parameters, and
+// Prisma.Sql emits the right placeholders for SQLite and PostgreSQL.
 import { Prisma } from '../prisma.js';
 import type { RawSql } from '../raw-sql.js';
 
