@@ -153,7 +153,7 @@ export const postgresDialect: Dialect = {
     // The repositories are typed against the SQLite client's declarations (src/db/prisma.ts);
     // the generated PostgreSQL client has the same delegates, but TypeScript cannot
     // relate two sets of generated conditional types, so the shared surface is named here once.
-    return { provider: 'postgresql', client, models: client as unknown as Models, poolStats, writeSql: prismaSql };
+    return { provider: 'postgresql', client, models: client as unknown as Models, poolStats, writeSql: (tx) => ({ ...prismaSql(tx), arrays: true }) };
   },
   schemaPath: path.join(projectRoot, 'prisma', 'postgres', 'schema.prisma'),
   migrationsDir: path.join(projectRoot, 'prisma', 'postgres', 'migrations'),

@@ -8,6 +8,12 @@ export interface RawSql {
   query<R>(sql: Prisma.Sql): Promise<R[]>;
   /** Runs a statement; the number of rows it changed. */
   execute(sql: Prisma.Sql): Promise<number>;
+  /**
+   * Bound parameters may be arrays, and the SQL may spread them into rows with
+   * `unnest` (PostgreSQL): a bulk INSERT is then one statement of one parameter per
+   * column (bulk-sql.ts) instead of one statement per 900 values.
+   */
+  readonly arrays?: boolean;
 }
 
 /** Through Prisma's raw queries on `tx` (a transaction or the client). */

@@ -68,7 +68,7 @@ export function createStore(db: Db, opts: WriteTxOptions & { readOnly?: boolean 
     promptRevisions: (names) => promptRevisions(db.prisma, names),
     async saveImportHashes(root, rows, drop) {
       if (opts.readOnly || (!rows.length && !drop.length)) return;
-      await writer((tx) => saveImportHashes(tx, root, rows, drop));
+      await writer((tx) => saveImportHashes(db.writeSql(tx), root, rows, drop));
     },
     async ping() {
       await db.prisma.$queryRawUnsafe('SELECT 1');

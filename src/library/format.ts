@@ -3,7 +3,8 @@
 // The file shape is flatter than the API (`text: …` instead of
 // `content: {type: text, text: …}`) because people edit these files by hand.
 import { z } from 'zod';
-import { AnnotationsSchema, ArgumentSchema, IconSchema, LabelNameSchema, LATEST, PRODUCTION, TagsSchema, TestCaseSchema, type MessageInput, type TestCase, type Version, type VersionInput } from '../core/index.js';
+import { AnnotationsSchema, ArgumentSchema, IconSchema, LabelNameSchema, LATEST, PRODUCTION, TagsSchema, TestCaseSchema, type MessageInput, type TestCase, type VersionInput } from '../core/schemas.js';
+import type { Version } from '../core/types.js';
 
 /** Inline media kept beside the prompt files: `image: {file: media/x.png, mimeType: image/png}`. */
 export const InlineMediaFileSchema = z.object({ file: z.string().min(1), mimeType: z.string().min(1) }).strict();

@@ -5,10 +5,14 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import type { z } from 'zod';
+// The core's modules themselves, not its index: the parse-ahead worker loads this file
+// in a fresh isolate, and the index would load every service, the catalog and the
+// change feed there too, for nothing.
 import {
-  formatPath, PromptNameSchema, ResourceInputSchema, ResourceTemplateInputSchema, VersionInputSchema,
-  type FieldError, type ResourceInput, type ResourceTemplateInput, type VersionInput,
-} from '../core/index.js';
+  PromptNameSchema, ResourceInputSchema, ResourceTemplateInputSchema, VersionInputSchema,
+  type ResourceInput, type ResourceTemplateInput, type VersionInput,
+} from '../core/schemas.js';
+import { formatPath, type FieldError } from '../core/errors.js';
 import {
   HistoryFileSchema, isTextMime, ManifestResourceSchema, ManifestSchema, ManifestTemplateSchema, PromptFileSchema,
   toMessageInput, toVersionInput, type InlineMediaFile,

@@ -11,7 +11,7 @@
 // Every refusal is a per-file error naming the field; the rest of the library proceeds.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import type { FieldError } from '../core/index.js';
+import type { FieldError } from '../core/errors.js';
 
 export const MiB = 1024 * 1024;
 export const DEFAULT_MAX_FILE_BYTES = 16 * MiB;

@@ -93,8 +93,10 @@ export function createBulkImport({ store, feed, policy = defaultLabelPolicy }: {
           }
           opts.onProgress?.(Math.min(i + size, items.length), items.length);
           // SQLite answers synchronously, so without a turn of the event loop between
-          // batches a Ctrl-C (or any timer) would wait for the whole import.
-          await new Promise((r) => setTimeout(r, 0));
+          // batches a Ctrl-C (or any timer) would wait for the whole import. setImmediate
+          // runs after the loop's poll phase (where signals arrive) without a timer's
+          // 1 ms minimum per batch.
+          await new Promise((r) => setImmediate(r));
         }
       } finally {
         // One drain for the whole import: local listeners see the burst at once.

@@ -2,10 +2,10 @@
 // (src/core/services/import-hashes.ts): loaded with the prompts' current revisions in
 // one query, replaced in one transaction. Raw SQL: Prisma's per-row cost
 // (bulk-sql.ts) would be most of a 10,000-file re-import.
-import { Prisma, type Models, type Tx } from '../prisma.js';
+import { Prisma, type Models } from '../prisma.js';
 import type { ImportHashRow, ImportHashState, PromptRevision } from '../../core/ports.js';
 import { chunks, insertRows } from './bulk-sql.js';
-import { prismaSql } from '../raw-sql.js';
+import type { RawSql } from '../raw-sql.js';
 
 function parseDeps(raw: string): string[] {
   try {
@@ -43,10 +43,14 @@ export async function promptRevisions(models: Models, names: string[]): Promise<
   return out;
 }
 
-/** Replaces the rows of these files (delete + insert: the same statements on both databases) and deletes those of `drop`. */
-export async function saveImportHashes(tx: Tx, root: string, rows: ImportHashRow[], drop: string[]): Promise<void> {
+/**
+ * Replaces the rows of these files (delete + insert: the same statements on both
+ * databases) and deletes those of `drop`. `sql`: the write transaction's (Db.writeSql:
+ * on SQLite straight on the connection, on PostgreSQL one array INSERT for 10,000 rows).
+ */
+export async function saveImportHashes(sql: RawSql, root: string, rows: ImportHashRow[], drop: string[]): Promise<void> {
   const files = [...new Set([...rows.map((r) => r.file), ...drop])];
-  for (const part of chunks(files, 500)) await tx.$executeRaw(Prisma.sql`DELETE FROM "ImportHash" WHERE "root" = ${root} AND "file" IN (${Prisma.join(part)})`);
-  await insertRows(prismaSql(tx), 'ImportHash', ['root', 'file', 'hash', 'deps', 'promptId', 'name', 'revision', 'stat'],
+  for (const part of chunks(files, 500)) await sql.execute(Prisma.sql`DELETE FROM "ImportHash" WHERE "root" = ${root} AND "file" IN (${Prisma.join(part)})`);
+  await insertRows(sql, 'ImportHash', ['root', 'file', 'hash', 'deps', 'promptId', 'name', 'revision', 'stat'],
     rows.map((r) => [root, r.file, r.hash, JSON.stringify(r.deps), r.promptId, r.name, r.revision, r.stat]));
 }
