@@ -48,7 +48,7 @@ export function createStore(db: Db, opts: WriteTxOptions & { readOnly?: boolean 
     read,
     write: (fn) => writer((tx) => fn(repositories(tx, db.dialect, db.writeSql(tx)))),
     served: servedSource(db.prisma, db.dialect),
-    changeMarker: () => db.dialect.changeMarker(db.prisma),
+    changeMarker: () => db.changeMarker(),
     pollMs: db.dialect.pollMs,
     listen: (onWake, onError) => db.dialect.listen(db.url, onWake, onError),
     async setting(key, make) {
