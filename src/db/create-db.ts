@@ -27,6 +27,8 @@ export interface Db {
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** A value that changes when another connection commits (Dialect.changeMarker, or the client's own). */
   changeMarker(): Promise<unknown>;
+  /** Raw reads below Prisma for the change feed, where the dialect has them (OpenedClient.feedSql). */
+  feedSql?: RawSql;
   /** The pool's counts (null where the dialect has no pool). */
   poolStats(): PoolStats | null;
   close(): Promise<void>;
@@ -86,6 +88,7 @@ export async function createDb(rawUrl?: string, opts: AdapterOptions = {}): Prom
     writeSql: opened.writeSql,
     transaction: opened.transaction,
     changeMarker,
+    feedSql: opened.feedSql,
     poolStats,
     close: () => opened.client.$disconnect(),
   };

@@ -6,7 +6,7 @@ import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { messagesOf, type AdapterOptions, type Dialect } from './dialect.js';
 import { Prisma, SqliteClient, type Models, type Tx } from './prisma.js';
 import { projectRoot } from './paths.js';
-import { sqliteDirectSql } from './sqlite-direct.js';
+import { sqliteDirectSql, sqliteReadSql } from './sqlite-direct.js';
 import type { RawSql } from './raw-sql.js';
 import { twoConnectionFactory, type SqliteWriter } from './sqlite-connections.js';
 import { directWriteTx } from './sqlite-write-tx.js';
@@ -152,6 +152,7 @@ export const sqliteDialect: Dialect = {
       client,
       models: client,
       writeSql: () => direct,
+      feedSql: sqliteReadSql(w.readerCompiled),
       transaction: (fn) => directWriteTx(client, async () => w, fn),
       // On the writer: PRAGMA data_version changes with other connections' commits
       // only, and the reader would count the writer's as such.

@@ -49,6 +49,8 @@ interface OpenedCommon {
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** The change marker read on the client's own connection, where the dialect's changeMarker(models) would not do. */
   changeMarker?(): Promise<unknown>;
+  /** Raw reads outside any transaction below Prisma, where the dialect has a way (SQLite's reader): the change feed's. */
+  feedSql?: RawSql;
 }
 
 /** A Prisma client as what it is, plus the shared query surface the repositories use. */

@@ -15,7 +15,7 @@
 // be a different database), keep one connection, as before.
 import type { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { cacheStatements, type Connection, type Statement } from './sqlite-statement-cache.js';
-import { adopting } from './sqlite-write-tx.js';
+import { ADOPT_LEVEL } from './sqlite-write-tx.js';
 
 export interface Query { sql: string; args: unknown[]; argTypes: unknown[] }
 
@@ -47,6 +47,10 @@ export interface SqliteWriter {
   compiled(sql: string): Statement;
   /** Waits for the writer: resolves with the function that frees it again. */
   lock(): Promise<() => void>;
+  /** See DirectWriter.adoptNext (sqlite-write-tx.ts). */
+  adoptNext: boolean;
+  /** Compiled statements of the reader (the writer's where there is one connection). */
+  readerCompiled(sql: string): Statement;
 }
 
 const BEGIN: Query = { sql: 'BEGIN IMMEDIATE', args: [], argTypes: [] };
@@ -102,7 +106,7 @@ export function twoConnectionFactory(
       readerCompiled = cacheStatements(r.client);
     }
     const lock = createMutex();
-    const writer: SqliteWriter = { connection: w.client, compiled: writerCompiled, lock };
+    const writer: SqliteWriter = { connection: w.client, compiled: writerCompiled, lock, adoptNext: false, readerCompiled };
     onWriter(writer);
 
     // Whether a statement may run on the reader: it returns rows and writes nothing
@@ -146,7 +150,8 @@ export function twoConnectionFactory(
         // A Prisma transaction that directWriteTx (sqlite-write-tx.ts) starts for the
         // model calls of its write: the transaction is already open on the writer, with
         // the mutex held; Prisma sends no BEGIN or COMMIT for a "phantom" one.
-        if (adopting.getStore() === writer && w.client.inTransaction) {
+        if (writer.adoptNext && isolationLevel === ADOPT_LEVEL && w.client.inTransaction) {
+          writer.adoptNext = false;
           return {
             provider: 'sqlite' as const,
             adapterName: w.adapterName,

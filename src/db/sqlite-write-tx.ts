@@ -7,8 +7,7 @@
 // lazily, on its first call: Prisma starts one and the adapter adopts the transaction
 // already open on the writer (no second BEGIN, no COMMIT of its own), so every
 // statement is still in this one transaction and in the savepoint of its writer.
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Models, Tx } from './prisma.js';
+import { Prisma, type Models, type Tx } from './prisma.js';
 import type { Statement } from './sqlite-statement-cache.js';
 import { WRITE_TX_OPTIONS } from './dialect.js';
 
@@ -16,10 +15,18 @@ export interface DirectWriter {
   connection: { readonly inTransaction: boolean };
   compiled(sql: string): Statement;
   lock(): Promise<() => void>;
+  /**
+   * Set while the open write transaction starts a Prisma transaction for its model
+   * calls: the adapter adopts the next one asking for ADOPT_LEVEL. (Not an
+   * AsyncLocalStorage: on Node 20 its first use turns on promise hooks for good, ~2%
+   * of every request.) Nothing else in promptd names an isolation level, so a
+   * transaction started elsewhere meanwhile waits for the writer as usual.
+   */
+  adoptNext: boolean;
 }
 
-/** Set while this process's write transaction starts a Prisma transaction to adopt it. */
-export const adopting = new AsyncLocalStorage<DirectWriter>();
+/** The isolation level that marks the Prisma transaction to adopt (SQLite's only one). */
+export const ADOPT_LEVEL = 'SERIALIZABLE';
 
 /**
  * A Tx whose every call waits for `start()` (the Prisma transaction) first. Model
@@ -60,15 +67,15 @@ export async function directWriteTx<T>(models: Models, writer: () => Promise<Dir
     const start = () =>
       (prisma ??= new Promise<Tx>((resolve, reject) => {
         const done = new Promise<boolean>((r) => (finish = r));
-        settled = adopting
-          .run(w, () =>
-            models.$transaction(async (t) => {
-              resolve(t);
-              // Held open until this transaction ends; throwing makes Prisma close its side as rolled back.
-              if (!(await done)) throw new Error('rolled back');
-            }, WRITE_TX_OPTIONS),
-          )
-          .catch(reject);
+        w.adoptNext = true;
+        settled = models
+          .$transaction(async (t) => {
+            resolve(t);
+            // Held open until this transaction ends; throwing makes Prisma close its side as rolled back.
+            if (!(await done)) throw new Error('rolled back');
+          }, { ...WRITE_TX_OPTIONS, isolationLevel: Prisma.TransactionIsolationLevel.Serializable })
+          .catch(reject)
+          .finally(() => (w.adoptNext = false));
       }));
     const end = async (ok: boolean) => {
       if (!prisma) return;

@@ -8,6 +8,7 @@ import { DomainError } from '../../src/core/index.js';
 import { writeVersions } from '../../src/core/services/version-writes.js';
 import { migrateDatabase } from '../../src/db/create-db.js';
 import { openStore, type DbStore } from '../../src/db/store.js';
+import { toEvent } from '../../src/db/repositories/events-repo.js';
 import { actor, TEST_DB, tempDbUrl } from '../helpers/db.js';
 
 const event = (key: string) => ({ actor: 'test', action: 'probe', entity: 'token' as const, entityKey: key });
@@ -111,5 +112,19 @@ describe(`reads outside a write transaction (${TEST_DB})`, () => {
     });
     const head = (await store.read.prompts.head('iso-lazy'))!;
     expect(await store.read.prompts.tags(head.id)).toEqual(['y']);
+  });
+
+  it('the change feed reads events (below Prisma on SQLite) exactly as Prisma reads them', async () => {
+    await store.write((tx) => tx.events.append([{ actor: 'a', action: 'probe', entity: 'prompt', entityKey: 'feed-1', served: true, details: { n: 1, s: 'é' } }, event('feed-2')], new Date('2026-01-02T03:04:05.678Z')));
+    // A row left to the column defaults (CURRENT_TIMESTAMP on SQLite, now() on PostgreSQL).
+    await store.db.prisma.$executeRawUnsafe(`INSERT INTO "ChangeEvent" ("actor", "action", "entity", "entityKey") VALUES ('a', 'probe', 'token', 'feed-3')`);
+    const viaPrisma = (await store.db.prisma.changeEvent.findMany({ orderBy: { id: 'asc' } })).map(toEvent);
+    const viaFeed = await store.read.events.after(0, 10_000);
+    expect(viaFeed).toEqual(viaPrisma);
+    const last = viaFeed.slice(-3);
+    expect(last.map((e) => [e.entityKey, e.served, e.details])).toEqual([['feed-1', true, { n: 1, s: 'é' }], ['feed-2', false, null], ['feed-3', false, null]]);
+    expect(last[0]!.at.toISOString()).toBe('2026-01-02T03:04:05.678Z');
+    expect(Math.abs(last[2]!.at.getTime() - Date.now())).toBeLessThan(60_000);
+    expect((await store.read.events.after(viaFeed.at(-2)!.id, 10)).map((e) => e.entityKey)).toEqual(['feed-3']);
   });
 });
