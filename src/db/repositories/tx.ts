@@ -118,10 +118,12 @@ export function createGroupWriter(db: Db, opts: GroupWriterOptions = {}) {
           for (const [i, job] of jobs.entries()) {
             // Savepoints in SQL on the transaction's own connection (on SQLite below
             // Prisma): a nested Prisma transaction per writer cost more than its writes.
+            // A writer that succeeds leaves its savepoint open (COMMIT ends them all; the
+            // group is at most groupMax deep): a RELEASE per writer was one PostgreSQL
+            // round trip more, and ROLLBACK TO a later one leaves the earlier writes be.
             await sql.execute(Prisma.raw(`SAVEPOINT w${i}`));
             try {
               const value = await job.fn(tx);
-              await sql.execute(Prisma.raw(`RELEASE SAVEPOINT w${i}`));
               out.push({ ok: true, value });
             } catch (e) {
               // A retryable failure concerns the whole transaction (a lock, a

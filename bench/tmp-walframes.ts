@@ -1,0 +1,21 @@
+import { createRequire } from 'node:module';
+import { migrateDatabase } from '../src/db/create-db.js';
+import { actor, coreOn } from '../test/helpers/db.js';
+const url = `file:/tmp/wr/wal-${process.pid}.db`;
+await migrateDatabase(url);
+const core = await coreOn(url);
+const D = createRequire(import.meta.url)('better-sqlite3');
+const v = (i: number) => ({ description: `benchmark prompt, revision ${i}`, note: `revision ${i}`, arguments: [{ name: 'who', description: 'who to greet', required: true }], messages: [{ role: 'user' as const, content: { type: 'text' as const, text: `Hello {{who}}, this is revision ${i}.` } }] });
+await core.prompts.create({ name: 'w', ...v(1) }, actor);
+for (let i = 0; i < 30; i++) await core.prompts.createVersion('w', v(i + 2), actor);
+const side = new D(url.slice(5));
+if (process.env.NOFTS) side.exec("DROP TRIGGER Prompt_search_update");
+side.pragma('wal_autocheckpoint = 0');
+console.log('ckpt', side.pragma('wal_checkpoint(TRUNCATE)'));
+const N = 50;
+for (let i = 0; i < N; i++) await core.prompts.createVersion('w', v(i + 100), actor);
+const r = side.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
+console.log('frames per write', r[0]!.log / N);
+// without FTS: drop the trigger? list triggers
+console.log(side.prepare("select name, tbl_name from sqlite_master where type='trigger'").all());
+await core.close();
