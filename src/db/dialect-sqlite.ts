@@ -156,7 +156,9 @@ export const sqliteDialect: Dialect = {
       transaction: (fn) => directWriteTx(client, async () => w, fn),
       // On the writer: PRAGMA data_version changes with other connections' commits
       // only, and the reader would count the writer's as such.
-      changeMarker: async () => Number(w.connection.pragma('data_version', { simple: true })),
+      // (Through the statement cache: better-sqlite3's pragma() calls the connection's
+      // prepare, which the cache has replaced with the adapter's view.)
+      changeMarker: async () => Number((w.compiled('PRAGMA data_version').raw(false).get() as { data_version: bigint | number }).data_version),
     };
   },
   schemaPath: path.join(projectRoot, 'prisma', 'schema.prisma'),

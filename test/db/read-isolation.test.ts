@@ -127,4 +127,17 @@ describe(`reads outside a write transaction (${TEST_DB})`, () => {
     expect(Math.abs(last[2]!.at.getTime() - Date.now())).toBeLessThan(60_000);
     expect((await store.read.events.after(viaFeed.at(-2)!.id, 10)).map((e) => e.entityKey)).toEqual(['feed-3']);
   });
+
+  it('the change marker moves when another store on the same database commits', async () => {
+    const other = await openStore(store.db.url);
+    try {
+      const before = await store.changeMarker();
+      expect(await store.changeMarker()).toBe(before);
+      await other.write((tx) => tx.events.append([event('marker-1')]));
+      expect(await store.changeMarker()).not.toBe(before);
+      expect(await probes('marker-1')).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
 });
