@@ -90,6 +90,7 @@ await run(Math.ceil(writes / writers));
 const wall = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
 const { profile } = await session.post('Profiler.stop');
+if (process.env.WPROF_SAVE) (await import("node:fs")).writeFileSync(process.env.WPROF_SAVE, JSON.stringify(profile));
 counting = false;
 const done = Math.ceil(writes / writers) * writers;
 

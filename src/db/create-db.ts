@@ -19,6 +19,16 @@ export interface Db {
   url: string;
   /** Raw SQL inside the write transaction `tx` (the dialect's fastest way: sqlite-direct.ts on SQLite). */
   writeSql(tx: Tx): RawSql;
+  /**
+   * Runs `fn` in one write transaction: Prisma's interactive transaction on PostgreSQL,
+   * on SQLite one straight on the writer connection (sqlite-write-tx.ts). Only the
+   * write queue (repositories/tx.ts) calls it.
+   */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** A value that changes when another connection commits (Dialect.changeMarker, or the client's own). */
+  changeMarker(): Promise<unknown>;
+  /** Raw reads below Prisma for the change feed, where the dialect has them (OpenedClient.feedSql). */
+  feedSql?: RawSql;
   /** The pool's counts (null where the dialect has no pool). */
   poolStats(): PoolStats | null;
   close(): Promise<void>;
@@ -68,7 +78,20 @@ export async function createDb(rawUrl?: string, opts: AdapterOptions = {}): Prom
   const dialect = dialectFor(url);
   const opened = await dialect.openClient(url, opts);
   const poolStats = opened.poolStats ? () => opened.poolStats() : () => null;
-  return { dialect, provider: dialect.provider, client: opened.client, prisma: opened.models, url, writeSql: opened.writeSql, poolStats, close: () => opened.client.$disconnect() };
+  const changeMarker = opened.changeMarker ?? (() => dialect.changeMarker(opened.models));
+  return {
+    dialect,
+    provider: dialect.provider,
+    client: opened.client,
+    prisma: opened.models,
+    url,
+    writeSql: opened.writeSql,
+    transaction: opened.transaction,
+    changeMarker,
+    feedSql: opened.feedSql,
+    poolStats,
+    close: () => opened.client.$disconnect(),
+  };
 }
 
 /**

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type { PrismaPg as PrismaPgType } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type pg from 'pg';
-import { messagesOf, type AdapterOptions, type Dialect } from './dialect.js';
+import { messagesOf, WRITE_TX_OPTIONS, type AdapterOptions, type Dialect } from './dialect.js';
 import type { Models, PgClient as PgClientType, Tx } from './prisma.js';
 import { listenForChanges, CHANGE_CHANNEL, pgDriver } from './pg-listener.js';
 import { projectRoot } from './paths.js';
@@ -153,7 +153,15 @@ export const postgresDialect: Dialect = {
     // The repositories are typed against the SQLite client's declarations (src/db/prisma.ts);
     // the generated PostgreSQL client has the same delegates, but TypeScript cannot
     // relate two sets of generated conditional types, so the shared surface is named here once.
-    return { provider: 'postgresql', client, models: client as unknown as Models, poolStats, writeSql: (tx) => ({ ...prismaSql(tx), arrays: true }) };
+    const models = client as unknown as Models;
+    return {
+      provider: 'postgresql',
+      client,
+      models,
+      poolStats,
+      writeSql: (tx) => ({ ...prismaSql(tx), arrays: true }),
+      transaction: (fn) => models.$transaction(fn, WRITE_TX_OPTIONS),
+    };
   },
   schemaPath: path.join(projectRoot, 'prisma', 'postgres', 'schema.prisma'),
   migrationsDir: path.join(projectRoot, 'prisma', 'postgres', 'migrations'),

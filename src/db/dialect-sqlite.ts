@@ -6,12 +6,20 @@ import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { messagesOf, type AdapterOptions, type Dialect } from './dialect.js';
 import { Prisma, SqliteClient, type Models, type Tx } from './prisma.js';
 import { projectRoot } from './paths.js';
-import { cacheStatements } from './sqlite-statement-cache.js';
-import { sqliteDirectSql } from './sqlite-direct.js';
-import { prismaSql, type RawSql } from './raw-sql.js';
+import { sqliteDirectSql, sqliteReadSql } from './sqlite-direct.js';
+import type { RawSql } from './raw-sql.js';
+import { twoConnectionFactory, type SqliteWriter } from './sqlite-connections.js';
+import { directWriteTx } from './sqlite-write-tx.js';
 
 /** SQLite's page cache per connection, in KiB (SQLite's own default). */
 const PAGE_CACHE_KIB = 2000;
+
+// better-sqlite3 builds SQLite with a 16 MB page cache per connection (SQLite's own
+// default is 2 MB). The served catalog is read once at start and then kept in
+// memory, so that load filled the cache with pages never read again: ~9 MiB of
+// malloc held for good at 100,000 prompts (bench/history.md, section 17). Reads after
+// start are few and small, and the file's pages stay in the OS cache.
+const CONNECTION_PRAGMAS = ['synchronous = NORMAL', 'foreign_keys = ON', `cache_size = -${PAGE_CACHE_KIB}`];
 
 export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 
@@ -90,8 +98,6 @@ function engineAdapter(factory: object): object {
   };
 }
 
-const WRITE_LOCK = Prisma.sql`UPDATE "Setting" SET "value" = "value" WHERE "key" = 'write_lock'`;
-
 export const sqliteDialect: Dialect = {
   provider: 'sqlite',
   normaliseUrl: (url) => (url.startsWith('file:') ? url : `file:${url}`),
@@ -113,34 +119,47 @@ export const sqliteDialect: Dialect = {
     // Never the directory here (see adapterFactory); the file only when this open may create it.
     const o = opts?.sqlite ?? {};
     sqliteDialect.secureFiles(url, { createFile: !o.mustExist && !o.readOnly && !o.immutable });
+    const readOnly = Boolean(o.readOnly || o.immutable);
+    // A writer and a reader (sqlite-connections.ts); one connection where a second
+    // would not see the same database or nothing is written.
+    const single = readOnly || sqliteFilePath(url) === ':memory:';
+    let writer: SqliteWriter | undefined;
+    const factory = twoConnectionFactory(
+      adapterFactory(url, opts),
+      single ? undefined : adapterFactory(url, { ...opts, sqlite: { ...o, readOnly: true } }),
+      {
+        single,
+        pragmas: {
+          // WAL lets a reader (ours, or a `promptd mcp` stdio process) read while a
+          // writer writes; the mode is stored in the file, so setting it once per open is enough.
+          writer: [...(readOnly ? [] : ['journal_mode = WAL']), ...CONNECTION_PRAGMAS],
+          reader: CONNECTION_PRAGMAS,
+        },
+      },
+      (w) => (writer = w),
+    );
     // errorFormat minimal: otherwise every query captures a stack trace (new Error()) for
     // the call site of a possible error message, a sixth of a version write's CPU
     // (bench/writes-profile.ts); our errors are translated to domain errors anyway.
-    const factory = adapterFactory(url, opts);
-    const connect = factory.connect.bind(factory);
-    // Compiled statements kept per connection (sqlite-statement-cache.ts), and the
-    // write path's raw SQL run on that connection below Prisma (sqlite-direct.ts).
-    let direct: RawSql | undefined;
-    factory.connect = async () => {
-      const adapter = await connect();
-      const conn = (adapter as unknown as { client: Parameters<typeof cacheStatements>[0] }).client;
-      direct = sqliteDirectSql(conn!, cacheStatements(conn));
-      return adapter;
-    };
     const client = new SqliteClient({ adapter: factory, errorFormat: 'minimal' });
-    // WAL lets a `promptd mcp` stdio process read while `promptd serve` writes;
-    // the mode is stored in the file, so setting it once per open is enough.
-    if (!opts?.sqlite?.readOnly && !opts?.sqlite?.immutable) await client.$queryRawUnsafe('PRAGMA journal_mode = WAL');
-    await client.$queryRawUnsafe('PRAGMA synchronous = NORMAL');
-    await client.$queryRawUnsafe('PRAGMA foreign_keys = ON');
-    // better-sqlite3 builds SQLite with a 16 MB page cache per connection (SQLite's own
-    // default is 2 MB). The served catalog is read once at start and then kept in
-    // memory, so that load filled the cache with pages never read again: ~9 MiB of
-    // malloc held for good at 100,000 prompts (bench/history.md, section 17). Reads after
-    // start are few and small, and the file's pages stay in the OS cache.
-    await client.$queryRawUnsafe(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
-    // Before the first query has connected, through Prisma (it connects on that query).
-    return { provider: 'sqlite', client, models: client, writeSql: (tx) => direct ?? prismaSql(tx) };
+    // Prisma connects on its first query: the writer exists after this.
+    await client.$queryRawUnsafe('SELECT 1');
+    const w = writer!;
+    // The write path's raw SQL runs on the writer below Prisma (sqlite-direct.ts).
+    const direct = sqliteDirectSql(w.connection, w.compiled);
+    return {
+      provider: 'sqlite',
+      client,
+      models: client,
+      writeSql: () => direct,
+      feedSql: sqliteReadSql(w.readerCompiled),
+      transaction: (fn) => directWriteTx(client, async () => w, fn),
+      // On the writer: PRAGMA data_version changes with other connections' commits
+      // only, and the reader would count the writer's as such.
+      // (Through the statement cache: better-sqlite3's pragma() calls the connection's
+      // prepare, which the cache has replaced with the adapter's view.)
+      changeMarker: async () => Number((w.compiled('PRAGMA data_version').raw(false).get() as { data_version: bigint | number }).data_version),
+    };
   },
   schemaPath: path.join(projectRoot, 'prisma', 'schema.prisma'),
   migrationsDir: path.join(projectRoot, 'prisma', 'migrations'),
@@ -155,13 +174,12 @@ export const sqliteDialect: Dialect = {
   searchIndexed: (q) => trigramMatch(q) !== undefined,
 
   /**
-   * A deferred transaction that reads first and then writes fails at once with
-   * SQLITE_BUSY when another process wrote in between (the busy timeout does not
-   * apply to that case), so every write transaction becomes a writer at its first statement.
+   * Nothing to do: every write transaction begins IMMEDIATE (sqlite-write-tx.ts,
+   * sqlite-connections.ts), a writer from its first statement. A deferred one that read
+   * first and then wrote would fail at once with SQLITE_BUSY when another process wrote
+   * in between (the busy timeout does not apply to that case).
    */
-  async takeWriteLock(_tx: Tx, sql: RawSql) {
-    await sql.execute(WRITE_LOCK);
-  },
+  async takeWriteLock(_tx: Tx, _sql: RawSql) {},
   async notifyOnCommit() {
     // Nothing to send: other processes poll PRAGMA data_version.
   },

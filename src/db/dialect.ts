@@ -38,10 +38,25 @@ export interface ChangeListener {
   close(): Promise<void>;
 }
 
+/** Prisma's limits on an interactive write transaction (waiting to start, running). */
+export const WRITE_TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
+
+interface OpenedCommon {
+  models: Models;
+  /** Raw SQL inside the write transaction `tx`. */
+  writeSql(tx: Tx): RawSql;
+  /** Runs `fn` in one write transaction (Db.transaction). */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** The change marker read on the client's own connection, where the dialect's changeMarker(models) would not do. */
+  changeMarker?(): Promise<unknown>;
+  /** Raw reads outside any transaction below Prisma, where the dialect has a way (SQLite's reader): the change feed's. */
+  feedSql?: RawSql;
+}
+
 /** A Prisma client as what it is, plus the shared query surface the repositories use. */
 export type OpenedClient =
-  | { provider: 'sqlite'; client: SqliteClient; models: Models; poolStats?: undefined; writeSql(tx: Tx): RawSql }
-  | { provider: 'postgresql'; client: PgClient; models: Models; poolStats(): PoolStats; writeSql(tx: Tx): RawSql };
+  | (OpenedCommon & { provider: 'sqlite'; client: SqliteClient; poolStats?: undefined })
+  | (OpenedCommon & { provider: 'postgresql'; client: PgClient; poolStats(): PoolStats });
 
 export interface Dialect {
   readonly provider: DbProvider;

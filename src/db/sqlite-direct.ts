@@ -69,3 +69,19 @@ export function sqliteDirectSql(db: Connection, compiled: (sql: string) => State
     },
   };
 }
+
+/**
+ * Reads straight on the reader connection (sqlite-connections.ts), below Prisma, for
+ * the few reads that run after every write (the change feed's). The reader is
+ * read-only and outside any write transaction: it sees committed rows only.
+ */
+export function sqliteReadSql(compiled: (sql: string) => Statement): RawSql {
+  return {
+    async query<R>(sql: Prisma.Sql) {
+      return compiled(sql.sql).raw(false).all(sql.values.map(encode)).map((r) => decode(r as Record<string, unknown>)) as R[];
+    },
+    async execute() {
+      throw new Error('the reader connection does not write');
+    },
+  };
+}

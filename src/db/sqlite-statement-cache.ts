@@ -10,6 +10,7 @@ export interface Statement {
   readonly reader: boolean;
   run(...args: unknown[]): unknown;
   all(...args: unknown[]): unknown[];
+  get(...args: unknown[]): unknown;
   columns(): unknown[];
   raw(on?: boolean): Statement;
 }

@@ -18,14 +18,17 @@ import { loadImportHashes, promptRevisions, saveImportHashes } from './repositor
 import { createGroupWriter, type WriteTxOptions } from './repositories/tx.js';
 import { prismaSql, type RawSql } from './raw-sql.js';
 
-/** `sql`: how the raw SQL of writes runs; Store.write passes its transaction's (Db.writeSql). */
-export function repositories(tx: Tx, dialect: Dialect, sql: RawSql = prismaSql(tx)): Repositories {
+/**
+ * `sql`: how the raw SQL of writes runs; Store.write passes its transaction's (Db.writeSql).
+ * `feedSql`: raw reads for the change feed outside a transaction (Db.feedSql), if any.
+ */
+export function repositories(tx: Tx, dialect: Dialect, sql: RawSql = prismaSql(tx), feedSql?: RawSql): Repositories {
   return {
     prompts: promptRepository(tx, dialect, sql),
     resources: resourceRepository(tx),
     templates: templateRepository(tx),
     tokens: tokenRepository(tx),
-    events: eventRepository(tx, sql),
+    events: eventRepository(tx, sql, feedSql),
     labels: labelRepository(tx, sql),
     webhooks: webhookRepository(tx),
     usage: usageRepository(tx),
@@ -39,7 +42,7 @@ export interface DbStore extends Store {
 
 export function createStore(db: Db, opts: WriteTxOptions & { readOnly?: boolean } = {}): DbStore {
   const writer = createGroupWriter(db, opts);
-  const read = repositories(db.prisma, db.dialect);
+  const read = repositories(db.prisma, db.dialect, undefined, db.feedSql);
   return {
     db,
     kind: db.provider,
@@ -48,7 +51,7 @@ export function createStore(db: Db, opts: WriteTxOptions & { readOnly?: boolean 
     read,
     write: (fn) => writer((tx) => fn(repositories(tx, db.dialect, db.writeSql(tx)))),
     served: servedSource(db.prisma, db.dialect),
-    changeMarker: () => db.dialect.changeMarker(db.prisma),
+    changeMarker: () => db.changeMarker(),
     pollMs: db.dialect.pollMs,
     listen: (onWake, onError) => db.dialect.listen(db.url, onWake, onError),
     async setting(key, make) {

@@ -12,9 +12,13 @@ export function bodyLimit(maxSize: number): MiddlewareHandler {
   };
   return async (c, next) => {
     const raw = c.req.raw;
-    if (!raw.body) return next();
+    // The headers first: `raw.body` makes @hono/node-server build a full Request (a web
+    // stream over the socket, an AbortController) for what a declared length settles;
+    // then the JSON is read through that stream instead of straight from the socket
+    // (~8% of a version write's server CPU, bench/writes-server-prof.ts).
     const length = raw.headers.get('content-length');
     if (length !== null && !raw.headers.has('transfer-encoding')) return Number(length) > maxSize ? tooLarge() : next();
+    if (!raw.body) return next();
     // No (trusted) length: read at most maxSize bytes, then hand the buffered body on.
     const reader = raw.body.getReader();
     const chunks: Uint8Array[] = [];

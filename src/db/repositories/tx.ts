@@ -4,7 +4,6 @@ import { Prisma, type Tx } from '../prisma.js';
 import type { Db } from '../create-db.js';
 import { DomainError, conflict } from '../../core/errors.js';
 
-const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
 /** Attempts per write when the database reports a retryable failure. */
 export const WRITE_ATTEMPTS = 4;
 /** Longest a write waits behind this process's other writes: under the HTTP request timeout (60 s). */
@@ -54,12 +53,12 @@ const defaultBackoff = (attempt: number) => 20 * 2 ** (attempt - 2) + Math.rando
 export async function writeTx<T>(db: Db, fn: (tx: Tx) => Promise<T>, opts: WriteTxOptions = {}): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.prisma.$transaction(async (tx) => {
+      return await db.transaction(async (tx) => {
         await db.dialect.takeWriteLock(tx, db.writeSql(tx));
         const result = await fn(tx);
         await db.dialect.notifyOnCommit(tx);
         return result;
-      }, TX_OPTIONS);
+      });
     } catch (e) {
       if (e instanceof DomainError || !db.dialect.isRetryable(e)) throw translatePrismaError(e);
       if (attempt >= WRITE_ATTEMPTS) {
@@ -112,17 +111,19 @@ export function createGroupWriter(db: Db, opts: GroupWriterOptions = {}) {
     }
     for (let attempt = 1; ; attempt++) {
       try {
-        return await db.prisma.$transaction(async (tx) => {
+        return await db.transaction(async (tx) => {
           const sql = db.writeSql(tx);
           await db.dialect.takeWriteLock(tx, sql);
           const out: Outcome[] = [];
           for (const [i, job] of jobs.entries()) {
             // Savepoints in SQL on the transaction's own connection (on SQLite below
             // Prisma): a nested Prisma transaction per writer cost more than its writes.
+            // A writer that succeeds leaves its savepoint open (COMMIT ends them all; the
+            // group is at most groupMax deep): a RELEASE per writer was one PostgreSQL
+            // round trip more, and ROLLBACK TO a later one leaves the earlier writes be.
             await sql.execute(Prisma.raw(`SAVEPOINT w${i}`));
             try {
               const value = await job.fn(tx);
-              await sql.execute(Prisma.raw(`RELEASE SAVEPOINT w${i}`));
               out.push({ ok: true, value });
             } catch (e) {
               // A retryable failure concerns the whole transaction (a lock, a
@@ -135,7 +136,7 @@ export function createGroupWriter(db: Db, opts: GroupWriterOptions = {}) {
           }
           await db.dialect.notifyOnCommit(tx);
           return out;
-        }, TX_OPTIONS);
+        });
       } catch (e) {
         if (e instanceof DomainError || !db.dialect.isRetryable(e)) {
           const error = translatePrismaError(e);
