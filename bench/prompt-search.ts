@@ -61,7 +61,7 @@ async function populatePg(url: string, n: number) {
   // PostgreSQL with autovacuum on (its default) has vacuumed those away long before
   // anyone searches; this test server runs with autovacuum off, and an index walk
   // over 190,000 dead versions measured the fixture, not the query (bench/history.md
-  // section 20).
+  // section 22).
   await q('VACUUM ANALYZE');
   await store.close();
 }
