@@ -184,7 +184,17 @@ export function twoConnectionFactory(
         };
       },
       async dispose() {
-        if (r !== w) await r.dispose();
+        if (r !== w) {
+          await r.dispose();
+          // SQLite deletes the WAL and SHM files when the last connection closes, but only
+          // a connection that has the WAL open, and a writer that never read or wrote (a
+          // session of reads only) has not opened it: without this they stay behind.
+          try {
+            writerCompiled('PRAGMA wal_checkpoint(PASSIVE)').all();
+          } catch {
+            // Closing matters more than tidying: a busy checkpoint leaves the files, as before.
+          }
+        }
         await w.dispose();
       },
     };

@@ -54,6 +54,8 @@ it.skipIf(process.platform === 'win32')('an existing database readable by others
   expect(ours[0]!.message).toContain(file);
   expect(ours[0]!.message).toContain('0644');
   expect(mode(file).toString(8)).toBe('644');
+  // A session that only read closed cleanly: no WAL or SHM file (born 0644 here) left behind.
+  expect([existsSync(`${file}-wal`), existsSync(`${file}-shm`)]).toEqual([false, false]);
   expect(ensurePrivateSqliteFile(file)).toEqual([]); // once per process
   expect(ensurePrivateSqliteFile(':memory:')).toEqual([]);
 });
