@@ -44,6 +44,9 @@ export class DocArena {
     // UTF-8 takes up to 3 bytes a character, UTF-16 two: whichever is smaller.
     const kind = utf8 === doc.length ? ASCII : utf8 > 2 * doc.length ? UTF16 : UTF8;
     const bytes = kind === UTF16 ? 2 * doc.length : utf8;
+    // len keeps bytes × 4 in 32 bits. A served document is a few KiB; the body limit
+    // refuses anything near this long before it is stored.
+    if (bytes >= 2 ** 30) throw new RangeError(`a served document of ${bytes} bytes is over the catalog's 1 GiB limit`);
     ref.at = this.reserve(bytes);
     ref.len = bytes * 4 + kind;
     this.buf.write(doc, ref.at, bytes, kind === UTF16 ? 'utf16le' : 'utf8');

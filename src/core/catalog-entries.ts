@@ -18,7 +18,7 @@ export class EntryTable {
   private index = new Int32Array(64);
   private ids = new Int32Array(16);
   private at = new Uint32Array(16);
-  /** DocArena's length × 4 + encoding (documents stay under 1 GiB: SQLite's limit); 0 in a free slot */
+  /** DocArena's length × 4 + encoding (DocArena.put refuses a document of 1 GiB or more); 0 in a free slot */
   private len = new Uint32Array(16);
   private refs = new Int32Array(16);
   private names: (string | undefined)[] = [];

@@ -6,12 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/core/index.js';
 import { writeVersions } from '../../src/core/services/version-writes.js';
-import { migrateDatabase } from '../../src/db/create-db.js';
 import { openStore, type DbStore } from '../../src/db/store.js';
 import { toEvent } from '../../src/db/repositories/events-repo.js';
-import { actor, TEST_DB, tempDbUrl } from '../helpers/db.js';
+import { actor, TEST_DB, freshStore, probeCount, probeEvent } from '../helpers/db.js';
 
-const event = (key: string) => ({ actor: 'test', action: 'probe', entity: 'token' as const, entityKey: key });
+const event = probeEvent;
 const version = { arguments: [], messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'hello' } }] };
 
 /** A promise and the function that settles it: the test decides when a write goes on. */
@@ -24,12 +23,10 @@ function gate() {
 describe(`reads outside a write transaction (${TEST_DB})`, () => {
   let store: DbStore;
   beforeAll(async () => {
-    const url = await tempDbUrl();
-    await migrateDatabase(url);
-    store = await openStore(url, { backoffMs: () => 0 });
+    store = await freshStore();
   });
   afterAll(() => store?.close());
-  const probes = async (key: string) => (await store.read.events.after(0, 10_000)).filter((e) => e.entityKey === key).length;
+  const probes = (key: string) => probeCount(store, key);
 
   it('do not see the rows of a write transaction that is still open; see them once it commits', async () => {
     const inside = gate();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrateDatabase, type Db } from '../../src/db/create-db.js';
-import { openStore } from '../../src/db/store.js';
+import { openStore, type DbStore } from '../../src/db/store.js';
 import { createCore, type Core, type CoreOptions } from '../../src/core/index.js';
 
 /** Which database the suite runs against: PROMPTD_TEST_DB=postgres selects PostgreSQL. */
@@ -55,3 +55,17 @@ export async function makeCore(opts: { url?: string; adminToken?: string } = {})
 }
 
 export const actor = { name: 'test' };
+
+/** A fresh, migrated database of this run's kind, opened as a store whose retries do not wait. */
+export async function freshStore(): Promise<DbStore> {
+  const url = await tempDbUrl();
+  await migrateDatabase(url);
+  return openStore(url, { backoffMs: () => 0 });
+}
+
+/** An event whose only purpose is to be counted: did the write that appended it commit? */
+export const probeEvent = (key: string) => ({ actor: 'test', action: 'probe', entity: 'token' as const, entityKey: key });
+
+/** How many probe events of `key` the store has committed. */
+export const probeCount = async (store: DbStore, key: string) =>
+  (await store.read.events.after(0, 10_000)).filter((e) => e.entityKey === key).length;

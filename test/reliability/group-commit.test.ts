@@ -5,21 +5,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/core/index.js';
 import { migrateDatabase } from '../../src/db/create-db.js';
-import { openStore, type DbStore } from '../../src/db/store.js';
+import { type DbStore } from '../../src/db/store.js';
 import { createGroupWriter } from '../../src/db/repositories/tx.js';
-import { actor, coreOn, TEST_DB, tempDbUrl, type TestCore } from '../helpers/db.js';
+import { actor, coreOn, TEST_DB, tempDbUrl, type TestCore, freshStore, probeCount, probeEvent } from '../helpers/db.js';
 
-const event = (key: string) => ({ actor: 'test', action: 'probe', entity: 'token' as const, entityKey: key });
+const event = probeEvent;
 
 describe(`group commit (${TEST_DB})`, () => {
   let store: DbStore;
   beforeAll(async () => {
-    const url = await tempDbUrl();
-    await migrateDatabase(url);
-    store = await openStore(url, { backoffMs: () => 0 });
+    store = await freshStore();
   });
   afterAll(() => store?.close());
-  const probes = async (key: string) => (await store.read.events.after(0, 10_000)).filter((e) => e.entityKey === key).length;
+  const probes = (key: string) => probeCount(store, key);
 
   it('writers started together: the failing ones lose only their own writes, with their own errors', async () => {
     // Started in one tick: they join one group.
