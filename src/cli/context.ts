@@ -28,7 +28,7 @@ export async function withCore<T>(cmd: Command, access: Access, fn: (core: Core,
   const db = await openDatabase(cmd, config, access);
   // Loaded on first use: `promptd --help` and the commands that open no core start without them.
   const [{ openStore }, { createCore }] = await Promise.all([import('../db/store.js'), import('../core/index.js')]);
-  const core = await createCore({ store: await openStore(config.databaseUrl, { sqlite: db.sqlite }), adminToken: config.adminToken });
+  const core = await createCore({ store: await openStore(config.databaseUrl, db.open), adminToken: config.adminToken });
   try {
     return await fn(core, config, db);
   } finally {

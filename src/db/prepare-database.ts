@@ -5,15 +5,17 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describeDatabase, ensureDatabaseDirectory, migrateDatabase, pendingMigrations, sqliteFileOf } from './create-db.js';
-import type { SqliteOpenOptions } from './dialect.js';
+import type { AdapterOptions, SqliteOpenOptions } from './dialect.js';
 
 export type Access = 'create' | 'write' | 'read';
 
 export interface PreparedDatabase {
   /** what to show: the absolute SQLite path, or PostgreSQL's host/database (never a password) */
   where: string;
-  /** how to open a SQLite file (read-only when we may not write it) */
-  sqlite: SqliteOpenOptions;
+  /** how `openStore` must open it (a SQLite file we may not write opens read-only) */
+  open: AdapterOptions;
+  /** true when the command works on a database it may not write */
+  readOnly: boolean;
   /** true when this command created the database */
   created: boolean;
   /** migrations this command applied */
@@ -73,5 +75,5 @@ export async function prepareDatabase(url: string, access: Access, opts: { defau
     if (pending.length) opts.note(`applying ${plural(pending.length, 'migration')} to ${where}…`);
   }
   const applied = sqlite.readOnly ? [] : await migrateDatabase(url);
-  return { where, sqlite, created, applied };
+  return { where, open: { sqlite }, readOnly: Boolean(sqlite.readOnly), created, applied };
 }

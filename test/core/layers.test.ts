@@ -68,6 +68,14 @@ describe('layers', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('outside src/db nothing branches on SQLite-only open options (the CLI passes them through opaque)', () => {
+    const offenders = all
+      .filter((f) => !rel(f).startsWith('src/db/'))
+      .filter((f) => /\.sqlite\b(?!['"])/.test(readFileSync(f, 'utf8').replace(/\/\/.*$/gm, '')))
+      .map(rel);
+    expect(offenders).toEqual([]);
+  });
+
   it('the faces reach storage only through the core (no Store, Db or repository use outside the composition roots)', () => {
     const roots = new Set(['src/server.ts', 'src/cli/context.ts', 'src/cli/commands/mcp.ts', 'src/cli/commands/migrate.ts', 'src/config.ts']);
     const faces = all.filter((f) => /^src\/(rest|mcp|http|library|cli)\//.test(rel(f)) && !roots.has(rel(f)));

@@ -38,7 +38,7 @@ VS Code's file names the map "servers" (--print-config vscode).`,
       }
       const db = await openDatabase(cmd, config, 'read', { quiet: true, missingHint: ' in the client config (`promptd mcp --print-config` prints the entry)' });
       const [{ openStore }, { createCore }, { runStdio }] = await Promise.all([import('../../db/store.js'), import('../../core/index.js'), import('../../mcp/stdio.js')]);
-      const core = await createCore({ store: await openStore(config.databaseUrl, { sqlite: db.sqlite }) });
+      const core = await createCore({ store: await openStore(config.databaseUrl, db.open) });
       try {
         await core.catalog.open(opts.label);
       } catch (e) {
@@ -48,7 +48,7 @@ VS Code's file names the map "servers" (--print-config vscode).`,
         throw e;
       }
       const n = core.catalog.size();
-      note(`mcp: serving ${n} prompt${n === 1 ? '' : 's'} from ${db.where}${db.sqlite.readOnly ? ' (read-only)' : ''}`);
+      note(`mcp: serving ${n} prompt${n === 1 ? '' : 's'} from ${db.where}${db.readOnly ? ' (read-only)' : ''}`);
       if (n === 0) note('mcp: warning: no prompt has an active version here; activate some (`promptd import DIR --activate`, or the admin UI), or point DATABASE_URL at the database `promptd serve` uses');
       await runStdio({ core, ...face, label: opts.label, maxSubscriptions: config.mcpMaxSubscriptions });
       await core.close();
