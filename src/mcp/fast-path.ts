@@ -113,10 +113,10 @@ function nodeContext(req: IncomingMessage): Context {
 
 const ALLOWED_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 /**
- * prompts/list too: through the slow path each page's request left ~70 KB alive across
- * two scavenges (the web Request and its abort signal, the SDK transport's stream),
- * which V8 promoted to the old generation: +13 MiB committed over a walk of 2,000
- * pages at 100,000 prompts (bench/history.md, sections 23 and 26).
+ * prompts/list too: through the slow path (the web Request bridge, the SDK transport's
+ * parse and SSE stream) a walk of 2,000 pages at 100,000 prompts promoted 11.5 MiB of
+ * request objects to V8's old generation, 5.8 MiB this way (bench/history.md, sections
+ * 23 and 26).
  */
 const FAST_METHODS = new Set(['prompts/get', 'prompts/list']);
 
