@@ -3,11 +3,13 @@
 //   npx tsx bench/cold-start-ab.ts <db file (bench/lib/fixture.ts)> <rounds> <bin/promptd.js> [<bin/promptd.js> …]
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { ADMIN_TOKEN, freePort, rssOf } from './lib/proc.js';
+import { ADMIN_TOKEN, cpuMsOf, freePort, rssOf } from './lib/proc.js';
 
 const [file, roundsArg, ...bins] = process.argv.slice(2) as [string, string, ...string[]];
 const times = bins.map(() => [] as number[]);
 const rss = bins.map(() => [] as number[]);
+// CPU time (user + system) of the server at ready: survives a shared machine better than the wall time.
+const cpu = bins.map(() => [] as number[]);
 for (let r = 0; r < Number(roundsArg); r++) {
   for (let i = 0; i < bins.length; i++) {
     const port = await freePort();
@@ -28,9 +30,10 @@ for (let r = 0; r < Number(roundsArg); r++) {
     }
     times[i]!.push(performance.now() - t0);
     rss[i]!.push(rssOf(child.pid!).rss);
+    cpu[i]!.push(cpuMsOf(child.pid!));
     child.kill('SIGTERM');
     await new Promise((res) => child.once('exit', res));
   }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-bins.forEach((b, i) => console.log(`${b}: ready median ${median(times[i]!).toFixed(0)} ms (${times[i]!.map((t) => t.toFixed(0)).join(', ')}), RSS at ready median ${median(rss[i]!).toFixed(1)} MiB`));
+bins.forEach((b, i) => console.log(`${b}: ready median ${median(times[i]!).toFixed(0)} ms (${times[i]!.map((t) => t.toFixed(0)).join(', ')}), RSS at ready median ${median(rss[i]!).toFixed(1)} MiB, CPU at ready median ${median(cpu[i]!).toFixed(0)} ms (${cpu[i]!.map((t) => t.toFixed(0)).join(', ')})`));

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { ARG, ARG_VALUE, populate, promptName } from './lib/fixture.js';
 import { RawSession } from './lib/mcp-raw.js';
-import { ROOT, rssOf, startServe } from './lib/proc.js';
+import { ROOT, cpuMsOf, rssOf, startServe } from './lib/proc.js';
 
 const N = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 100_000);
 const db = process.argv[process.argv.indexOf('--db') + 1]!;
@@ -47,7 +47,7 @@ function kinds(pid: number): Kinds {
 }
 const fmt = (k: Kinds) => Object.entries(k).map(([n, v]) => `${n} ${v.toFixed(1)}`).join(', ');
 
-const results = new Map<string, { ready: Kinds[]; serving: Kinds[] }>(roots.map((r) => [r, { ready: [], serving: [] }]));
+const results = new Map<string, { ready: Kinds[]; serving: Kinds[]; listCpu: number[] }>(roots.map((r) => [r, { ready: [], serving: [], listCpu: [] }]));
 for (let round = 0; round < rounds; round++) {
   for (const root of round % 2 ? [...roots].reverse() : roots) {
     const s = await startServe(`file:${db}`, { root, readyTimeoutMs: 600_000 });
@@ -55,10 +55,14 @@ for (let round = 0; round < rounds; round++) {
     const session = new RawSession(new URL(`${s.base}/mcp`));
     await session.open();
     let cursor: string | undefined;
+    let pages = 0;
+    const cpu0 = cpuMsOf(s.pid);
     do {
+      pages++;
       const r = (await session.request('prompts/list', cursor ? { cursor } : {})).result as { nextCursor?: string };
       cursor = r.nextCursor;
     } while (cursor);
+    const listCpuUs = ((cpuMsOf(s.pid) - cpu0) * 1000) / pages;
     for (let k = 0; k < 1000; k++) await session.request('prompts/get', { name: promptName((k * 97) % Math.max(N, 1)), arguments: { [ARG]: ARG_VALUE } });
     await session.close();
     const serving = kinds(s.pid);
@@ -66,13 +70,14 @@ for (let round = 0; round < rounds; round++) {
     await s.stop();
     results.get(root)!.ready.push(ready);
     results.get(root)!.serving.push(serving);
-    console.log(`${new Date().toISOString().slice(11, 19)} load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]} ${root}\n  ready:   ${fmt(ready)}\n  serving: ${fmt(serving)} (VmRSS ${status.rss.toFixed(1)})`);
+    results.get(root)!.listCpu.push(listCpuUs);
+    console.log(`${new Date().toISOString().slice(11, 19)} load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]} ${root}\n  ready:   ${fmt(ready)}\n  serving: ${fmt(serving)} (VmRSS ${status.rss.toFixed(1)}); server CPU per prompts/list page ${listCpuUs.toFixed(0)} µs`);
   }
 }
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 for (const [root, r] of results) {
   const line = (ks: Kinds[]) => (Object.keys(ks[0]!) as (keyof Kinds)[]).map((n) => `${n} ${med(ks.map((k) => k[n])).toFixed(1)}`).join(', ');
   const rss = r.serving.map((k) => k.rss);
-  console.log(`${root}: medians\n  ready:   ${line(r.ready)}\n  serving: ${line(r.serving)} (serving RSS ${Math.min(...rss).toFixed(1)}–${Math.max(...rss).toFixed(1)})`);
+  console.log(`${root}: medians\n  ready:   ${line(r.ready)}\n  serving: ${line(r.serving)} (serving RSS ${Math.min(...rss).toFixed(1)}–${Math.max(...rss).toFixed(1)}); CPU per list page ${med(r.listCpu).toFixed(0)} µs`);
 }
 process.exit(0);

@@ -68,7 +68,7 @@ export interface ServerOptions {
   /** PROMPTD_METRICS=1: GET /metrics answers anyone; otherwise only requests with an admin token (docs/metrics.md). */
   metricsOpen?: boolean;
   /**
-   * The prompts/get fast path below Hono (src/mcp/fast-path.ts); default on.
+   * The prompts/get and prompts/list fast path below Hono (src/mcp/fast-path.ts); default on.
    * PROMPTD_MCP_FAST_PATH=off turns it off (the benchmark's comparison, and a way back).
    */
   mcpFastPath?: boolean;
@@ -199,7 +199,7 @@ async function listenHttp(
   const timeouts = { ...SERVER_TIMEOUTS, ...opts.timeouts };
 
   const server: ServerType = await new Promise((resolve, reject) => {
-    // What @hono/node-server's serve() does, with the MCP prompts/get fast path in front of the app (src/mcp/fast-path.ts).
+    // What @hono/node-server's serve() does, with the MCP prompts/get and prompts/list fast path in front of the app (src/mcp/fast-path.ts).
     const fastOn = opts.mcpFastPath ?? process.env.PROMPTD_MCP_FAST_PATH !== 'off';
     const fast = fastOn ? { ...mcp.fastPath, observe: (status: number, seconds: number) => metrics.http.request('POST', '/mcp', status, seconds) } : undefined;
     const listener = createFastPath(() => fast, getRequestListener(app.fetch, { hostname: host }));

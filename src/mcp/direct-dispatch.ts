@@ -1,9 +1,11 @@
-// prompts/get without the SDK's per-request dispatch (issue 21). The SDK's Protocol
+// prompts/get and prompts/list without the SDK's per-request dispatch (issue 21). The SDK's Protocol
 // checks every incoming message against three zod schemas (two of which fail for a
 // request), creates an AbortController, tests the params against the task schema (a
 // failing zod parse) and chains four promises before our handler runs: about a tenth
-// of a prompts/get's CPU (docs/benchmarks.md, section 1). For a plain prompts/get
-// request this calls the handler the Server holds for it (the SDK's own wrapper: the
+// of a prompts/get's CPU (docs/benchmarks.md, section 1), and objects that lived long
+// enough to be promoted to V8's old generation: a walk of 2,000 prompts/list pages
+// promoted 5.8 MiB through it (bench/history.md, section 26). For a plain request of
+// those methods this calls the handler the Server holds for it (the SDK's own wrapper: the
 // request schema's parse, then ours) and sends the answer as the Protocol does, through
 // transport.send, so the shaping and metrics wrappers around the transport see both
 // messages as before. Anything else (other methods, task-augmented or related-task
@@ -11,7 +13,7 @@
 //
 // Kept from the Protocol: a notifications/cancelled for a request still in flight here
 // suppresses its answer, as the spec asks. Not kept: the handler's `extra.signal` never
-// aborts (prompts/get renders from memory and does not look at it).
+// aborts (both handlers answer from memory and do not look at it).
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, RELATED_TASK_META_KEY, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -20,7 +22,7 @@ import { requestHandlers, type RequestHandler as Handler } from './sdk-request-h
 
 type Obj = Record<string, unknown>;
 
-const DIRECT_METHODS = ['prompts/get'] as const;
+const DIRECT_METHODS = ['prompts/get', 'prompts/list'] as const;
 const NEVER_ABORTED = new AbortController().signal;
 
 /** A request the Protocol would dispatch with nothing of its own to add (no task, no related task). */
@@ -73,7 +75,7 @@ export function dispatchDirectly(server: Server, transport: Transport): void {
       authInfo: extra?.authInfo,
       requestInfo: extra?.requestInfo,
       sendNotification: (n: Parameters<Server['notification']>[0]) => server.notification(n, { relatedRequestId: id }),
-      sendRequest: () => Promise.reject(new Error('prompts/get handlers send no requests')),
+      sendRequest: () => Promise.reject(new Error('prompts/get and prompts/list handlers send no requests')),
     };
     methods
       .get(m.method as string)!(message, handlerExtra)

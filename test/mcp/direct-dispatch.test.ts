@@ -57,6 +57,11 @@ const REQUESTS: Message[] = [
   { jsonrpc: '2.0', id: 12, method: 'prompts/get', params: { name: 'greet', arguments: { who: 'Ada' }, task: { ttl: 1000 } } },
   { jsonrpc: '2.0', id: 13, method: 'prompts/get', params: { name: 'greet', arguments: { who: 'Ada' }, _meta: { 'io.modelcontextprotocol/related-task': { taskId: 't' } } } },
   { jsonrpc: '2.0', id: 14, method: 'prompts/list', params: {} },
+  { jsonrpc: '2.0', id: 15, method: 'prompts/list' },
+  { jsonrpc: '2.0', id: 16, method: 'prompts/list', params: { cursor: 'not-a-cursor' } },
+  { jsonrpc: '2.0', id: 17, method: 'prompts/list', params: { cursor: 42 } },
+  { jsonrpc: '2.0', id: 18, method: 'prompts/list', params: { _meta: { progressToken: 'p' } } },
+  { jsonrpc: '2.0', id: 19, method: 'tools/list', params: {} },
 ];
 
 describe('prompts/get dispatched directly', () => {

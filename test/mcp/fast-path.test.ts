@@ -59,6 +59,22 @@ describe('prompts/get fast path', () => {
     expect(body.result.messages[0]!.content.text).toBe('Hello Ada');
   });
 
+  it('answers prompts/list as one JSON body too, with or without params, pages and all', async () => {
+    const h = await open();
+    const first = await post(h, { jsonrpc: '2.0', id: 11, method: 'prompts/list' });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('application/json');
+    const page = (await first.json()) as { id: number; result: { prompts: { name: string }[]; nextCursor?: string } };
+    expect(page.id).toBe(11);
+    expect(page.result.prompts.map((p) => p.name)).toContain('fast-greet');
+    const again = await post(h, { jsonrpc: '2.0', id: 12, method: 'prompts/list', params: {} });
+    expect(again.headers.get('content-type')).toBe('application/json');
+    expect(((await again.json()) as { result: unknown }).result).toEqual(page.result);
+    // A bad cursor keeps the SDK's error.
+    const bad = (await (await post(h, { jsonrpc: '2.0', id: 13, method: 'prompts/list', params: { cursor: 'not-a-cursor' } })).json()) as { error?: { code: number } };
+    expect(bad.error?.code).toBe(ErrorCode.InvalidParams);
+  });
+
   it('takes sessions opened with ?label= too (the query only chooses a new session\'s view)', async () => {
     const h = await open();
     const res = await fetch(`${srv.url}/mcp?label=production`, { method: 'POST', headers: h, body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'prompts/get', params: { name: 'fast-greet', arguments: { who: 'Lin' } } }) });
@@ -95,10 +111,10 @@ describe('prompts/get fast path', () => {
 
   it('hands everything else to the app with its body: batches, other methods, bad JSON, bad protocol versions', async () => {
     const h = await open();
-    const list = await post(h, { jsonrpc: '2.0', id: 6, method: 'prompts/list', params: {} });
+    const list = await post(h, { jsonrpc: '2.0', id: 6, method: 'tools/list', params: {} });
     expect(list.status).toBe(200);
     expect(list.headers.get('content-type')).toBe('text/event-stream');
-    expect(await list.text()).toContain('fast-greet');
+    expect(await list.text()).toContain('"tools"');
     const bad = await post(h, '{"jsonrpc": "2.0", "id": 8, "method": "prompts/get"');
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32700);
