@@ -37,9 +37,9 @@ function where(d: Dialect, f: PromptListFilter, after: PromptListKey | undefined
   const parts: Prisma.Sql[] = [f.deleted ? Prisma.sql`p."deletedAt" IS NOT NULL` : Prisma.sql`p."deletedAt" IS NULL`];
   if (f.archived !== undefined) parts.push(f.archived ? Prisma.sql`p."archived" = ${true}` : Prisma.sql`p."archived" = ${false}`);
   if (f.status === 'inactive') parts.push(Prisma.sql`p."activeVersionId" IS NULL`);
-  if (f.status === 'pending') {
-    parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "PromptVersion" av WHERE av."id" = p."activeVersionId" AND av."number" < p."latestVersion")`);
-  }
+  // Prompt.pending is kept by the write path (bumpLatest, label moves) with an index of
+  // its own: the few pending prompts, not a probe of every prompt's active version.
+  if (f.status === 'pending') parts.push(Prisma.sql`p."pending" = ${true}`);
   // `production` is mirrored into Prompt.activeVersionId by every label move
   // (labels-repo.ts; status=inactive relies on the same mirror): a column test instead
   // of a probe of the label table per prompt, and SQLite no longer builds a Bloom filter
