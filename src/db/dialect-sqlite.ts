@@ -20,6 +20,12 @@ const PAGE_CACHE_KIB = 2000;
 // malloc held for good at 100,000 prompts (bench/history.md, section 17). Reads after
 // start are few and small, and the file's pages stay in the OS cache.
 const CONNECTION_PRAGMAS = ['synchronous = NORMAL', 'foreign_keys = ON', `cache_size = -${PAGE_CACHE_KIB}`];
+// The reader's cache holds one bounded q= scan's window (5,000 prompts' rows, ~2.8 MB at
+// ~550 bytes a row): with 2 MB the page query and the where-it-stopped query each re-read
+// every page through the OS (pread), 2.6x the CPU of the same two statements with the
+// window cached (bench/history.md section 26). 1 MB more for the one connection.
+const READER_CACHE_KIB = 3000;
+const READER_PRAGMAS = [...CONNECTION_PRAGMAS.slice(0, -1), `cache_size = -${READER_CACHE_KIB}`];
 
 export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 
@@ -133,7 +139,7 @@ export const sqliteDialect: Dialect = {
           // WAL lets a reader (ours, or a `promptd mcp` stdio process) read while a
           // writer writes; the mode is stored in the file, so setting it once per open is enough.
           writer: [...(readOnly ? [] : ['journal_mode = WAL']), ...CONNECTION_PRAGMAS],
-          reader: CONNECTION_PRAGMAS,
+          reader: READER_PRAGMAS,
         },
       },
       (w) => (writer = w),

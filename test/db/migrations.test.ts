@@ -40,7 +40,7 @@ describe('migrations', () => {
     expect(pg).toBe(toPostgresSchema(sqlite));
   });
 
-  it('migrate applies once, records _prisma_migrations, and is a no-op the second time; WAL, busy timeout and a 2 MB page cache', async () => {
+  it('migrate applies once, records _prisma_migrations, and is a no-op the second time; WAL, busy timeout and a 2 MB page cache (3 MB on the reader)', async () => {
     const url = tempSqliteUrl();
     const first = await migrateDatabase(url);
     expect(first.length).toBeGreaterThan(0);
@@ -52,9 +52,12 @@ describe('migrations', () => {
     expect(await db.prisma.$queryRawUnsafe('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
     const [row] = await db.prisma.$queryRawUnsafe<{ timeout: bigint }[]>("PRAGMA busy_timeout");
     expect(Number(row?.timeout)).toBeGreaterThanOrEqual(5000);
-    // better-sqlite3 builds SQLite with 16 MB per connection; the served catalog's load would fill it
+    // better-sqlite3 builds SQLite with 16 MB per connection; the served catalog's load would fill it.
+    // The reader (reads outside a transaction) keeps 3 MB: one bounded q= scan's window.
     const [cache] = await db.prisma.$queryRawUnsafe<{ cache_size: bigint }[]>('PRAGMA cache_size');
-    expect(Number(cache?.cache_size)).toBe(-2000);
+    expect(Number(cache?.cache_size)).toBe(-3000);
+    const [writerCache] = await db.prisma.$transaction((tx) => tx.$queryRawUnsafe<{ cache_size: bigint }[]>('PRAGMA cache_size'));
+    expect(Number(writerCache?.cache_size)).toBe(-2000);
     await db.close();
   });
 });

@@ -41,12 +41,21 @@ async function move(tx: Tx, sql: RawSql, items: Move[], at: Date): Promise<void>
   }
   // The production mirror and the revision, in one UPDATE of each prompt row (on
   // PostgreSQL every UPDATE writes a new row version and its index entries).
+  // Prompt.pending (status=pending) follows the same move: the label's version is older
+  // than the latest (SET reads the row's latestVersion as it was, which a move leaves).
   const production = new Map<number, number | null>();
-  for (const i of items) if (i.label === PRODUCTION) production.set(i.promptId, i.number === null ? null : ids.get(`${i.promptId}:${i.number}`)!);
+  const numbers = new Map<number, number | null>();
+  for (const i of items) {
+    if (i.label !== PRODUCTION) continue;
+    production.set(i.promptId, i.number === null ? null : ids.get(`${i.promptId}:${i.number}`)!);
+    numbers.set(i.promptId, i.number);
+  }
   for (const part of chunks([...new Set(items.map((i) => i.promptId))], 250)) {
     const mirrored = part.filter((id) => production.has(id));
+    const pendingOf = (id: number) => (numbers.get(id) === null ? Prisma.sql`false` : Prisma.sql`CAST(${numbers.get(id)} AS INTEGER) < "latestVersion"`);
     const active = mirrored.length
-      ? Prisma.sql`"activeVersionId" = CASE "id" ${Prisma.join(mirrored.map((id) => Prisma.sql`WHEN ${id} THEN CAST(${production.get(id)} AS INTEGER)`), ' ')} ELSE "activeVersionId" END, `
+      ? Prisma.sql`"activeVersionId" = CASE "id" ${Prisma.join(mirrored.map((id) => Prisma.sql`WHEN ${id} THEN CAST(${production.get(id)} AS INTEGER)`), ' ')} ELSE "activeVersionId" END,
+        "pending" = CASE "id" ${Prisma.join(mirrored.map((id) => Prisma.sql`WHEN ${id} THEN ${pendingOf(id)}`), ' ')} ELSE "pending" END, `
       : Prisma.empty;
     await sql.execute(Prisma.sql`UPDATE "Prompt" SET ${active}"revision" = "revision" + 1, "updatedAt" = ${at} WHERE "id" IN (${Prisma.join(part)})`);
   }

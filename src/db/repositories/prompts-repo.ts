@@ -370,9 +370,12 @@ export function promptRepository(tx: Tx, dialect: Dialect, sql: RawSql = prismaS
     },
     async bumpLatest(name, by, expect, at = new Date()) {
       // One statement: the conditional update and the head it leaves (RETURNING, SQLite
-      // 3.35+ and PostgreSQL), so a write does not read back what it just wrote.
+      // 3.35+ and PostgreSQL), so a write does not read back what it just wrote. A new
+      // latest version is newer than any active one: an active prompt is now pending
+      // (a move of the production label later in the transaction sets it again).
       const rows = await sql.query<{ id: unknown; name: string; archived: unknown; latestVersion: unknown; revision: unknown; activeVersion: unknown }>(Prisma.sql`
-        UPDATE "Prompt" SET "latestVersion" = "latestVersion" + ${by}, "revision" = "revision" + 1, "updatedAt" = ${at}
+        UPDATE "Prompt" SET "latestVersion" = "latestVersion" + ${by}, "revision" = "revision" + 1, "updatedAt" = ${at},
+          "pending" = ("activeVersionId" IS NOT NULL)
         WHERE "name" = ${name} AND "deletedAt" IS NULL
           ${expect.latest !== undefined ? Prisma.sql`AND "latestVersion" = ${expect.latest}` : Prisma.empty}
           ${expect.revision !== undefined ? Prisma.sql`AND "revision" = ${expect.revision}` : Prisma.empty}
