@@ -1,12 +1,15 @@
 // Version writes, this checkout against another built one, alternated in one run
 // (issue 21): `promptd serve` processes of each side in turn (A, B, B, A, …), the
 // measureWrites load of bench/writes.ts, and the server's CPU per write from /proc
-// (the figure that survives a shared, noisy machine better than writes/s).
+// (the figure that survives a shared, noisy machine better than writes/s). On PostgreSQL
+// also the CPU of the database's own backends serving the bench database (local server
+// only: their pids from pg_stat_activity, CPU from /proc), which shares the machine's CPUs.
 //
 //   npx tsx bench/writes-ab.ts <other root, built> [rounds=2] [ms=3000] [cases=sqlite1,sqlite8,pg8]
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, cpuMsOf, startServe, tempDir } from './lib/proc.js';
+import pg from 'pg';
 import { createTempPg } from './lib/pg.js';
 import { measureWrites } from './writes.js';
 
@@ -16,7 +19,29 @@ const ms = Number(process.argv[4] ?? 3000);
 const cases = (process.argv[5] ?? 'sqlite1,sqlite8,pg8').split(',');
 const sides = [{ name: 'base', root: other }, { name: 'this', root: ROOT }];
 
-type Row = { side: string; kase: string; perSecond: number; p50: number; cpuMs: number; errors: number; load: number };
+type Row = { side: string; kase: string; perSecond: number; p50: number; cpuMs: number; dbCpuMs: number; errors: number; load: number };
+
+/** CPU (ms) used so far by the PostgreSQL backends connected to the database of `url`; NaN when not readable. */
+async function backendsCpuMs(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    let sum = 0;
+    for (const r of rows) {
+      try {
+        sum += cpuMsOf(r.pid);
+      } catch {
+        /* exited meanwhile */
+      }
+    }
+    return sum;
+  } catch {
+    return NaN;
+  } finally {
+    await client.end();
+  }
+}
 const rows: Row[] = [];
 
 async function once(side: { name: string; root: string }, kase: string, round: number) {
@@ -28,12 +53,16 @@ async function once(side: { name: string; root: string }, kase: string, round: n
   try {
     const writers = Number(kase.replace(/^\D+/, ''));
     await measureWrites(s.base, `warm${round}`, writers, 500);
+    const db0 = temp ? await backendsCpuMs(temp.url) : NaN;
     const cpu0 = cpuMsOf(s.pid);
     const load = os.loadavg()[0]!;
     const w = await measureWrites(s.base, `r${round}`, writers, ms);
     const cpuMs = (cpuMsOf(s.pid) - cpu0) / Math.max(1, w.versions);
-    rows.push({ side: side.name, kase, perSecond: w.perSecond, p50: w.p50, cpuMs, errors: w.errors, load });
-    console.log(`${new Date().toISOString().slice(11, 19)} load ${load.toFixed(1)} ${kase} ${side.name}: ${w.perSecond.toFixed(0)}/s p50 ${w.p50.toFixed(2)} ms, server CPU ${cpuMs.toFixed(2)} ms/write, ${w.errors} errors`);
+    // The pool's connections outlive the run (30 s idle timeout), so the same backends are read twice.
+    const dbCpuMs = temp ? ((await backendsCpuMs(temp.url)) - db0) / Math.max(1, w.versions) : NaN;
+    rows.push({ side: side.name, kase, perSecond: w.perSecond, p50: w.p50, cpuMs, dbCpuMs, errors: w.errors, load });
+    const db = temp ? `, PostgreSQL backends ${dbCpuMs.toFixed(2)} ms/write` : '';
+    console.log(`${new Date().toISOString().slice(11, 19)} load ${load.toFixed(1)} ${kase} ${side.name}: ${w.perSecond.toFixed(0)}/s p50 ${w.p50.toFixed(2)} ms, server CPU ${cpuMs.toFixed(2)} ms/write${db}, ${w.errors} errors`);
   } finally {
     await s.stop();
     await temp?.drop();
@@ -47,12 +76,14 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
-console.log('\ncase     side  writes/s median [min–max]   server CPU ms/write median [min–max]');
+console.log('\ncase     side  writes/s median [min–max]   server CPU ms/write median [min–max]   PostgreSQL backends ms/write median');
 for (const kase of cases) {
   for (const side of sides) {
     const rs = rows.filter((x) => x.kase === kase && x.side === side.name);
     const ps = rs.map((x) => x.perSecond);
     const cs = rs.map((x) => x.cpuMs);
-    console.log(`${kase.padEnd(8)} ${side.name.padEnd(5)} ${med(ps).toFixed(0).padStart(5)} [${Math.min(...ps).toFixed(0)}–${Math.max(...ps).toFixed(0)}]   ${med(cs).toFixed(2)} [${Math.min(...cs).toFixed(2)}–${Math.max(...cs).toFixed(2)}]`);
+    const ds = rs.map((x) => x.dbCpuMs);
+    const db = ds.some((d) => !Number.isNaN(d)) ? `   ${med(ds).toFixed(2)}` : '';
+    console.log(`${kase.padEnd(8)} ${side.name.padEnd(5)} ${med(ps).toFixed(0).padStart(5)} [${Math.min(...ps).toFixed(0)}–${Math.max(...ps).toFixed(0)}]   ${med(cs).toFixed(2)} [${Math.min(...cs).toFixed(2)}–${Math.max(...cs).toFixed(2)}]${db}`);
   }
 }

@@ -5,7 +5,7 @@
 // analyzeTemplate. Reports every failing path.
 import type { FieldError } from './errors.js';
 import { ArgumentSchema, MessageSchema, type VersionInput } from './schemas.js';
-import { analyzeTemplate } from './template.js';
+import { analyzeTemplate, type TemplateAnalysis } from './template.js';
 import { badChoices, defaultProblems } from './arguments.js';
 import { isUriTemplate, parseUriTemplate } from './uri-template.js';
 import { uriSchemeProblem } from './uri-schemes.js';
@@ -15,6 +15,21 @@ export interface StoredResourceInfo {
   id: number;
   binary: boolean;
   mimeType: string;
+}
+
+/**
+ * A text message's analysis, kept with its content object: a version write validates
+ * its body (validateVersion) and then answers with versionWarnings of the same body, and
+ * a mustache parse of each template was ~4% of a write's CPU. Weak, so nothing outlives
+ * the request's body; the text is compared, so a content changed in between is analysed anew.
+ */
+const analysed = new WeakMap<object, { text: string; analysis: TemplateAnalysis }>();
+function analyseText(content: object, text: string): TemplateAnalysis {
+  const kept = analysed.get(content);
+  if (kept && kept.text === text) return kept.analysis;
+  const analysis = analyzeTemplate(text);
+  analysed.set(content, { text, analysis });
+  return analysis;
 }
 
 /** Literal URIs a version refers to, to be looked up before validation. */
@@ -52,7 +67,7 @@ export function validateVersion(input: VersionInput, stored: Map<string, StoredR
     const c = m.content;
     const at = `messages[${i}].content`;
     if (c.type === 'text') {
-      const { variables, errors: problems } = analyzeTemplate(c.text);
+      const { variables, errors: problems } = analyseText(c, c.text);
       for (const message of problems) errors.push({ path: `${at}.text`, message });
       for (const v of variables) {
         if (!declared.has(v)) errors.push({ path: `${at}.text`, message: `{{${v}}} is not a declared argument` });
@@ -122,19 +137,21 @@ export function validateVersion(input: VersionInput, stored: Map<string, StoredR
 export function versionWarnings(input: Pick<VersionInput, 'arguments' | 'messages'>): FieldError[] {
   const used = new Set<string>();
   const templates: string[] = [];
+  const analyses: TemplateAnalysis[] = [];
   for (const m of input.messages) {
     const c = m.content as { type: string; text?: unknown; uri?: unknown; resourceUri?: unknown; arguments?: unknown };
     // An included prompt ({{> name}}, or an include message without an argument map) may
     // read our arguments by name, and which ones is only known against the store: no
     // guessing, no warnings.
     if ((c.type === 'text' && typeof c.text === 'string' && /\{\{\s*>/.test(c.text)) || (c.type === 'include' && !c.arguments)) return [];
-    if (c.type === 'text' && typeof c.text === 'string') templates.push(c.text);
+    if (c.type === 'text' && typeof c.text === 'string') analyses.push(analyseText(c, c.text));
     const uri = typeof c.uri === 'string' ? c.uri : typeof c.resourceUri === 'string' ? c.resourceUri : undefined;
     if (uri !== undefined && isUriTemplate(uri)) for (const e of parseUriTemplate(uri).expressions) for (const n of e.names) used.add(n);
     // An include message passes values to the included prompt as templates over ours.
     if (c.arguments && typeof c.arguments === 'object') for (const t of Object.values(c.arguments)) if (typeof t === 'string') templates.push(t);
   }
-  for (const t of templates) for (const v of analyzeTemplate(t).variables) used.add(v);
+  for (const t of templates) analyses.push(analyzeTemplate(t));
+  for (const a of analyses) for (const v of a.variables) used.add(v);
   const warnings: FieldError[] = [];
   input.arguments.forEach((a, i) => {
     if (a.required && !used.has(a.name)) {

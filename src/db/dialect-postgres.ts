@@ -11,6 +11,7 @@ import type { Models, PgClient as PgClientType, Tx } from './prisma.js';
 import { listenForChanges, CHANGE_CHANNEL, pgDriver } from './pg-listener.js';
 import { projectRoot } from './paths.js';
 import { prismaSql } from './raw-sql.js';
+import { createStatementNames } from './pg-statement-names.js';
 
 // Loaded on first use (as pg-listener.ts loads pg): a SQLite command (`promptd import`)
 // starts without PostgreSQL's driver and adapter (~60 ms of CPU).
@@ -48,7 +49,8 @@ function adapterPoolMax(url: string, opts: AdapterOptions): number {
 function adapterFactory(url: string, opts: AdapterOptions = {}) {
   const max = adapterPoolMax(url, opts);
   const config = { ...pgConfigFromUrl(url), max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: opts.poolTimeoutMs ?? 10_000 };
-  return withPgShadowDatabase(newPrismaPg(config), config);
+  // Each factory (one per store) names its own statements; see pg-statement-names.ts.
+  return withPgShadowDatabase(newPrismaPg(config, { statementNameGenerator: createStatementNames() }), config);
 }
 
 /**

@@ -158,7 +158,8 @@ export const sqliteDialect: Dialect = {
       client,
       models: client,
       writeSql: () => direct,
-      feedSql: sqliteReadSql(w.readerCompiled),
+      // The change feed's read after each commit: on the writer when it is idle (sqlite-direct.ts).
+      feedSql: sqliteReadSql(w.readerCompiled, w),
       transaction: (fn) => directWriteTx(client, async () => w, fn),
       // On the writer: PRAGMA data_version changes with other connections' commits
       // only, and the reader would count the writer's as such.

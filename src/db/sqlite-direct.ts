@@ -71,14 +71,21 @@ export function sqliteDirectSql(db: Connection, compiled: (sql: string) => State
 }
 
 /**
- * Reads straight on the reader connection (sqlite-connections.ts), below Prisma, for
- * the few reads that run after every write (the change feed's). The reader is
- * read-only and outside any write transaction: it sees committed rows only.
+ * Reads straight on a connection (sqlite-connections.ts), below Prisma, for the few
+ * reads that run after every write (the change feed's). They see committed rows only:
+ * on the reader (read-only, never in a write transaction), or on the writer while it
+ * has no transaction open (`writer`, when given). The writer is preferred then: the
+ * feed reads what was just committed there, and the writer's page cache holds those
+ * pages, while the reader, like any connection in WAL mode, drops its whole page cache
+ * whenever another connection has committed, and reads the schema and the pages again
+ * (from the WAL). better-sqlite3 runs a statement synchronously, so no transaction can
+ * begin on the writer between the check and the read.
  */
-export function sqliteReadSql(compiled: (sql: string) => Statement): RawSql {
+export function sqliteReadSql(compiled: (sql: string) => Statement, writer?: { connection: Connection; compiled(sql: string): Statement }): RawSql {
   return {
     async query<R>(sql: Prisma.Sql) {
-      return compiled(sql.sql).raw(false).all(sql.values.map(encode)).map((r) => decode(r as Record<string, unknown>)) as R[];
+      const on = writer && !writer.connection.inTransaction ? writer.compiled : compiled;
+      return on(sql.sql).raw(false).all(sql.values.map(encode)).map((r) => decode(r as Record<string, unknown>)) as R[];
     },
     async execute() {
       throw new Error('the reader connection does not write');
