@@ -62,6 +62,12 @@ export interface LibraryReader {
   probe(rel: string): 'file' | 'dir' | 'missing' | { refused: string };
   /** lstat of a regular file at `rel` under the same rules as read, without opening it; throws FileError like read */
   stat(rel: string, field: string): Stats;
+  /**
+   * Counts `size` bytes of `rel`, read by another reader under the same rules (the
+   * parse-ahead worker's), against this reader's total; throws FileError like read
+   * when they would take the import over it.
+   */
+  account(rel: string, size: number, field: string): void;
 }
 
 export function createLibraryReader(root: string, limits: ReadLimits = {}): LibraryReader {
@@ -105,8 +111,18 @@ export function createLibraryReader(root: string, limits: ReadLimits = {}): Libr
     if (real !== realRoot && !real.startsWith(realRoot + path.sep)) throw new FileError([{ path: field, message: `${shown} resolves outside the library directory` }]);
   }
 
+  function checkTotal(shown: string, size: number, field: string): void {
+    if (total + size > maxTotal) {
+      throw new FileError([{ path: field, message: `${shown} (${human(size)}) would take this import over its ${human(maxTotal)} limit for all files together (--max-total-size)` }]);
+    }
+  }
+
   return {
     root,
+    account(rel, size, field) {
+      checkTotal(rel.split(path.sep).join('/'), size, field);
+      total += size;
+    },
     probe(rel) {
       try {
         const { stat } = walk(rel, '(file)');
@@ -126,9 +142,10 @@ export function createLibraryReader(root: string, limits: ReadLimits = {}): Libr
       return stat;
     },
     read(rel, field) {
-      const { abs, shown, stat } = walk(rel, field);
-      const hit = cache.get(abs);
+      // Bytes already read passed every check below (the import hash reads each file a second time).
+      const hit = cache.get(path.resolve(root, rel));
       if (hit) return hit;
+      const { abs, shown, stat } = walk(rel, field);
       if (!stat) throw new FileError([{ path: field, message: `cannot read ${rel}: ENOENT` }]);
       if (!stat.isFile()) throw new FileError([{ path: field, message: `${shown} is ${kindOf(stat)}; only regular files are read` }]);
       let fd: number;
@@ -148,9 +165,7 @@ export function createLibraryReader(root: string, limits: ReadLimits = {}): Libr
         if (h.size > maxFile) {
           throw new FileError([{ path: field, message: `${shown} is ${human(h.size)}, over the ${human(maxFile)} limit for one file (--max-file-size)` }]);
         }
-        if (total + h.size > maxTotal) {
-          throw new FileError([{ path: field, message: `${shown} (${human(h.size)}) would take this import over its ${human(maxTotal)} limit for all files together (--max-total-size)` }]);
-        }
+        checkTotal(shown, h.size, field);
         // Read at most the size checked above, even if the file grows meanwhile.
         // Unfilled: every byte handed out is read from the file (a short read is cut off below).
         const buf = Buffer.allocUnsafe(h.size);
