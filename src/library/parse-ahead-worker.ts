@@ -1,6 +1,5 @@
 // The worker of parse-ahead.ts: parses the prompt files from the last one backwards
-// until it meets the reader, posting each clean result (with the text it came from)
-// in small batches with its size (and, when the import records hashes, its hash and stat
+// until it meets the reader, posting each clean result in small batches with its size (and, when the import records hashes, its hash and stat
 // fingerprint). A file with a problem, or one that reads media files, is left to the
 // reader: its errors and reads are then exactly those of one thread.
 import { workerData, type MessagePort } from 'node:worker_threads';

@@ -3,7 +3,7 @@
 // thread takes about half of it on a machine with 2 CPUs.
 //
 // The worker reads each file through the same safe reader (same checks: no links, only
-// regular files, realpath under the root, the per-file size cap) and hands over only
+// regular files, the open file's real path under the root, the per-file size cap) and hands over only
 // files that parsed cleanly without reading a media file, so what it hands over is a
 // function of the bytes it read alone: the parsed prompt, the byte count (the reader
 // counts it against the import's total in file order, where a single thread would have)

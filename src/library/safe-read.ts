@@ -6,7 +6,7 @@
 //   - opened with O_NOFOLLOW | O_NONBLOCK and checked again on the open handle
 //     (fstat: same file as checked, regular, size), so a swap between check and open
 //     neither follows a link nor blocks on a FIFO;
-//   - its real path (realpath) stays under the real library root;
+//   - where the open file really is (/proc/self/fd on Linux, else realpath) stays under the real library root;
 //   - a size cap per file and per import, checked on the handle before reading.
 // Every refusal is a per-file error naming the field; the rest of the library proceeds.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type Stats } from 'node:fs';
