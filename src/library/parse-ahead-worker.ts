@@ -1,7 +1,8 @@
 // The worker of parse-ahead.ts: parses the prompt files from the last one backwards
-// until it meets the reader, posting each clean result in small batches with its size (and, when the import records hashes, its hash and stat
-// fingerprint). A file with a problem, or one that reads media files, is left to the
-// reader: its errors and reads are then exactly those of one thread.
+// until it meets the reader, posting each clean result in small batches with its size
+// (and, when the import records hashes, its hash and stat fingerprint). A file with a
+// problem, or one that reads media files, is left to the reader: its errors and reads
+// are then exactly those of one thread.
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { parsePromptFile } from './read-library.js';
 import { createLibraryReader, type ReadLimits } from './safe-read.js';
