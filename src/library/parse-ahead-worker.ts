@@ -1,13 +1,17 @@
 // The worker of parse-ahead.ts: parses the prompt files from the last one backwards
-// until it meets the reader, posting each clean result (with the text it came from)
-// in small batches. A file with a problem, or one that reads media files, is left to
-// the reader: its errors and reads are then exactly those of one thread.
+// until it meets the reader, posting each clean result in small batches with its size
+// (and, when the import records hashes, its hash and stat fingerprint). A file with a
+// problem, or one that reads media files, is left to the reader: its errors and reads
+// are then exactly those of one thread.
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { parsePromptFile } from './read-library.js';
 import { createLibraryReader, type ReadLimits } from './safe-read.js';
-import type { ParsedAhead } from './parse-ahead.js';
+import { sourceHash, statPrint } from './import-hashes.js';
+import type { AheadHashing, ParsedAhead } from './parse-ahead.js';
 
-const { root, files, limits, port, progress } = workerData as { root: string; files: string[]; limits: ReadLimits; port: MessagePort; progress: Int32Array };
+const { root, files, limits, hashing, port, progress } = workerData as {
+  root: string; files: string[]; limits: ReadLimits; hashing?: AheadHashing; port: MessagePort; progress: Int32Array;
+};
 
 /**
  * True when `v` is made of what a copy between threads keeps exactly: strings, numbers,
@@ -29,8 +33,12 @@ for (let i = files.length - 1; i > Atomics.load(progress, 0); i--) {
   try {
     const deps: string[] = [];
     const value = parsePromptFile(reader, file, deps);
-    // The reader's cache hands back the bytes parsed above.
-    if (!deps.length && isPlainData(value)) batch.push({ file, text: reader.read(file, '(file)').toString('utf8'), value });
+    if (deps.length || !isPlainData(value)) continue;
+    // The reader's cache hands back the bytes parsed above; the stat is taken after the
+    // read, as the reader's thread takes it (read-library.ts).
+    const bytes = reader.read(file, '(file)');
+    const source = hashing && { hash: sourceHash(hashing.salt, file, bytes, []), stat: statPrint(hashing.key, [reader.stat(file, '(file)')], hashing.startedMs) };
+    batch.push({ file, size: bytes.length, value, ...(source ? { source } : {}) });
   } catch {
     continue; // the reader meets the same problem and reports it
   }

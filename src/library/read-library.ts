@@ -20,7 +20,7 @@ import {
 import { mergeFieldErrors, semanticErrorsOf } from '../core/validate-version.js';
 import { createLibraryReader, FileError, type LibraryReader, type ReadLimits } from './safe-read.js';
 import { saltKey, sourceHash, statPrint, type SkipSources } from './import-hashes.js';
-import { startParseAhead, type ParseAhead, type ParseAheadOptions } from './parse-ahead.js';
+import { startParseAhead, type ParseAheadOptions } from './parse-ahead.js';
 
 export interface ParsedPrompt {
   /** path shown in reports, relative to the library root: `prompts/x.yaml` */
@@ -141,11 +141,8 @@ function salvageVersion(fv: unknown, media: (m: InlineMediaFile) => string): unk
 }
 
 /** One prompt file; `deps` hears the media files it reads. Exported for the parse-ahead worker. */
-export function parsePromptFile(reader: LibraryReader, shown: string, deps: string[] = [], ahead?: ParseAhead): ParsedPrompt {
+export function parsePromptFile(reader: LibraryReader, shown: string, deps: string[] = []): ParsedPrompt {
   const text = reader.read(shown, '(file)').toString('utf8');
-  // The worker's result for this very text (it takes only files that read no media file).
-  const done = ahead?.take(shown, text);
-  if (done) return done.value as ParsedPrompt;
   const raw = parseYaml(text);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new FileError([{ path: '(file)', message: 'expected a mapping with name and messages' }]);
   const history = 'versions' in raw;
@@ -289,7 +286,7 @@ export function readLibrary(
   const startedMs = skip?.startedMs ?? Date.now();
   const key = salt === undefined ? '' : saltKey(salt);
   // Files the last import did not read are parsed for sure: those the worker may take.
-  const ahead = parseAhead && startParseAhead(root, skip ? files.filter((f) => !skip.unchanged.has(f)) : files, limits, parseAhead);
+  const ahead = parseAhead && startParseAhead(root, skip ? files.filter((f) => !skip.unchanged.has(f)) : files, limits, parseAhead, salt === undefined ? undefined : { salt, key, startedMs });
   try {
     for (const [i, shown] of files.entries()) {
       try {
@@ -307,9 +304,13 @@ export function readLibrary(
           }
         }
         const deps: string[] = [];
-        const p = parsePromptFile(reader, shown, deps, ahead);
+        // What the worker read and parsed (parse-ahead.ts): its bytes count against the total here, in file order.
+        const got = ahead?.take(shown);
+        if (got) reader.account(shown, got.size, '(file)');
+        const p = got ? (got.value as ParsedPrompt) : parsePromptFile(reader, shown, deps);
         // The stat is taken after the read: a write after the import started leaves a fresh time, never trusted.
-        if (salt !== undefined) p.source = { hash: hashOf(reader, salt, shown, deps)!, deps, stat: printOf(reader, key, shown, deps, startedMs) ?? '' };
+        if (got?.source) p.source = { ...got.source, deps };
+        else if (salt !== undefined) p.source = { hash: hashOf(reader, salt, shown, deps)!, deps, stat: printOf(reader, key, shown, deps, startedMs) ?? '' };
         const dup = seen.get(p.name);
         if (dup) throw new FileError([{ path: 'name', message: `prompt "${p.name}" is also defined in ${dup}` }]);
         seen.set(p.name, shown);

@@ -1,10 +1,11 @@
 // Parsing on a second thread (src/library/parse-ahead.ts) changes nothing but speed:
 // the worker hands over what parsed cleanly without media files, exactly as the reader's
 // thread parses it, and leaves every other file to the reader, so reports stay per file and the same.
-import { symlinkSync } from 'node:fs';
+import { lstatSync, symlinkSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readLibrary } from '../../src/library/read-library.js';
 import { startParseAhead } from '../../src/library/parse-ahead.js';
+import { sourceHash, statPrint } from '../../src/library/import-hashes.js';
 import { tempDir, writeFiles } from './helpers.js';
 
 const good = (n: string, extra = '') => `name: ${n}\n${extra}messages:\n  - role: user\n    text: "hello {{x}} from ${n}"\narguments:\n  - name: x\n    required: true\n`;
@@ -31,19 +32,35 @@ describe('parsing ahead on a worker thread', () => {
     const ahead = startParseAhead(dir, names, {}, { minFiles: 1 })!;
     expect(ahead).toBeDefined();
     await ahead.done;
-    const { readFileSync } = await import('node:fs');
-    const taken = names.filter((f) => ahead.take(f, readFileSync(`${dir}/${f}`, 'utf8')) !== undefined);
+    const taken = names.filter((f) => ahead.take(f) !== undefined);
     ahead.close();
     expect(taken.sort()).toEqual(names.filter((f) => /p-\d+\.yaml$|json\.json$/.test(f)));
     expect(taken).toHaveLength(21);
   });
 
-  it('takes a value only for the text the worker parsed', async () => {
+  it('hands over the bytes it read, their hash and stat fingerprint, as the reader takes them', async () => {
     const dir = writeFiles(tempDir('pd-ahead-'), { 'prompts/a.yaml': good('a') });
-    const ahead = startParseAhead(dir, ['prompts/a.yaml'], {}, { minFiles: 1 })!;
+    const ahead = startParseAhead(dir, ['prompts/a.yaml'], {}, { minFiles: 1 }, { salt: 's', key: 'k', startedMs: Date.now() + 60_000 })!;
     await ahead.done;
-    expect(ahead.take('prompts/a.yaml', good('a', 'title: edited meanwhile\n'))).toBeUndefined();
+    const got = ahead.take('prompts/a.yaml')!;
     ahead.close();
+    expect(got.size).toBe(Buffer.byteLength(good('a')));
+    expect(got.source!.hash).toBe(sourceHash('s', 'prompts/a.yaml', Buffer.from(good('a')), []));
+    expect(got.source!.stat).toBe(statPrint('k', [lstatSync(`${dir}/prompts/a.yaml`)], Date.now() + 60_000));
+    expect(got.source!.stat).not.toBe('');
+  });
+
+  it('counts what the worker read against the total and records the same hashes as one thread', () => {
+    const dir = writeFiles(tempDir('pd-ahead-'), files);
+    // Past the limit of all files together, the later files fail, whoever read them.
+    const limits = { maxTotalBytes: 1_200 };
+    const skip = () => ({ salt: 'salt', unchanged: new Map(), startedMs: Date.now() + 60_000 });
+    const alone = readLibrary(dir, limits, undefined, skip());
+    const withWorker = readLibrary(dir, limits, undefined, skip(), { minFiles: 1, wait: true });
+    expect(withWorker).toEqual(alone);
+    expect(alone.problems.filter((p) => p.errors[0]!.message.includes('--max-total-size')).length).toBeGreaterThan(5);
+    expect(alone.prompts.length).toBeGreaterThan(3);
+    expect(alone.prompts.every((p) => p.source && p.source.stat !== '')).toBe(true);
   });
 
   it('reads a library to the same result, problems included, with and without the worker', () => {
