@@ -143,6 +143,17 @@ export async function migrateDatabase(rawUrl?: string): Promise<string[]> {
   const h = await openEngine(providerOf(url), tracked.factory);
   try {
     return await applyMigrations(h);
+  } catch (e) {
+    // The engine needs the database to itself (SQLite: EXCLUSIVE locking mode). When
+    // another process holds it past the busy timeout, the adapter reports the lock as
+    // "SocketTimeout", a kind the engine does not know, and the message named neither.
+    if (dialectFor(url).isRetryable(e) || /\bSocketTimeout\b/.test(String((e as Error)?.message ?? e))) {
+      throw new Error(
+        `cannot apply migrations: another process holds ${describeDatabase(url)} (a promptd serve, mcp or import of an older version?); stop it and start again`,
+        { cause: e },
+      );
+    }
+    throw e;
   } finally {
     h.engine.free();
     await tracked.disposeAll();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { adapterFactoryFor } from '../../src/db/adapter.js';
 import { createDb, migrateDatabase, trackConnections } from '../../src/db/create-db.js';
@@ -60,4 +61,22 @@ describe('migrations', () => {
     expect(Number(writerCache?.cache_size)).toBe(-2000);
     await db.close();
   });
+});
+
+describe('migrating a database another process holds', () => {
+  it.skipIf(process.env.PROMPTD_TEST_DB === 'postgres')('says which database is held and what to do, instead of the engine\'s "unknown variant SocketTimeout"', async () => {
+    const url = tempSqliteUrl();
+    const file = url.replace(/^file:/, '');
+    const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => { exec(sql: string): void; close(): void };
+    const other = new Database(file);
+    // Another process in the middle of a write: SQLite's busy timeout runs out for the engine.
+    other.exec('BEGIN IMMEDIATE; CREATE TABLE held (x INTEGER);');
+    try {
+      await expect(migrateDatabase(url)).rejects.toThrow(/cannot apply migrations: another process holds .*; stop it and start again/);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect(await migrateDatabase(url)).not.toHaveLength(0);
+  }, 30_000);
 });
