@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ROOT, cpuMsOf, startServe, tempDir } from './lib/proc.js';
 import pg from 'pg';
-import { createTempPg } from './lib/pg.js';
+import { backendsCpuMs, createTempPg } from './lib/pg.js';
 import { measureWrites } from './writes.js';
 
 const other = path.resolve(process.argv[2] ?? '/work/wt/base');
@@ -22,20 +22,11 @@ const sides = [{ name: 'base', root: other }, { name: 'this', root: ROOT }];
 type Row = { side: string; kase: string; perSecond: number; p50: number; cpuMs: number; dbCpuMs: number; errors: number; load: number };
 
 /** CPU (ms) used so far by the PostgreSQL backends connected to the database of `url`; NaN when not readable. */
-async function backendsCpuMs(url: string): Promise<number> {
+async function backendsCpuMsOf(url: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-    let sum = 0;
-    for (const r of rows) {
-      try {
-        sum += cpuMsOf(r.pid);
-      } catch {
-        /* exited meanwhile */
-      }
-    }
-    return sum;
+    return await backendsCpuMs(client);
   } catch {
     return NaN;
   } finally {
@@ -53,13 +44,13 @@ async function once(side: { name: string; root: string }, kase: string, round: n
   try {
     const writers = Number(kase.replace(/^\D+/, ''));
     await measureWrites(s.base, `warm${round}`, writers, 500);
-    const db0 = temp ? await backendsCpuMs(temp.url) : NaN;
+    const db0 = temp ? await backendsCpuMsOf(temp.url) : NaN;
     const cpu0 = cpuMsOf(s.pid);
     const load = os.loadavg()[0]!;
     const w = await measureWrites(s.base, `r${round}`, writers, ms);
     const cpuMs = (cpuMsOf(s.pid) - cpu0) / Math.max(1, w.versions);
     // The pool's connections outlive the run (30 s idle timeout), so the same backends are read twice.
-    const dbCpuMs = temp ? ((await backendsCpuMs(temp.url)) - db0) / Math.max(1, w.versions) : NaN;
+    const dbCpuMs = temp ? ((await backendsCpuMsOf(temp.url)) - db0) / Math.max(1, w.versions) : NaN;
     rows.push({ side: side.name, kase, perSecond: w.perSecond, p50: w.p50, cpuMs, dbCpuMs, errors: w.errors, load });
     const db = temp ? `, PostgreSQL backends ${dbCpuMs.toFixed(2)} ms/write` : '';
     console.log(`${new Date().toISOString().slice(11, 19)} load ${load.toFixed(1)} ${kase} ${side.name}: ${w.perSecond.toFixed(0)}/s p50 ${w.p50.toFixed(2)} ms, server CPU ${cpuMs.toFixed(2)} ms/write${db}, ${w.errors} errors`);

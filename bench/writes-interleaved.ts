@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { ROOT, admin, cpuMsOf, startServe, tempDir } from './lib/proc.js';
-import { createTempPg } from './lib/pg.js';
+import { backendsCpuMs, createTempPg } from './lib/pg.js';
 import { createToggle, versionBody } from './lib/prompts-api.js';
 
 const other = path.resolve(process.argv[2] ?? '/work/wt/base');
@@ -19,19 +19,6 @@ const writers = Number(process.argv[4] ?? 1);
 const pairs = Number(process.argv[5] ?? 20);
 const perBatch = Number(process.argv[6] ?? 200);
 
-/** CPU (ms) so far of the PostgreSQL backends connected to `url`'s database (a local server). */
-async function backendsCpuMs(client: pg.Client): Promise<number> {
-  const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-  let sum = 0;
-  for (const r of rows) {
-    try {
-      sum += cpuMsOf(r.pid);
-    } catch {
-      /* exited meanwhile */
-    }
-  }
-  return sum;
-}
 
 async function side(name: string, root: string) {
   const temp = kind === 'pg' ? await createTempPg() : null;

@@ -1,7 +1,7 @@
 // A throwaway PostgreSQL database for the benchmark: CREATE DATABASE, DROP afterwards.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { PG_ADMIN_URL } from './proc.js';
+import { PG_ADMIN_URL, cpuMsOf } from './proc.js';
 
 export interface TempPg {
   url: string;
@@ -29,4 +29,18 @@ export async function createTempPg(): Promise<TempPg | null> {
   const u = new URL(PG_ADMIN_URL);
   u.pathname = `/${name}`;
   return { url: u.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+/** CPU (ms) used so far by the backends connected to `client`'s database, itself left out (a local server: /proc). */
+export async function backendsCpuMs(client: pg.Client): Promise<number> {
+  const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+  let sum = 0;
+  for (const r of rows) {
+    try {
+      sum += cpuMsOf(r.pid);
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return sum;
 }
