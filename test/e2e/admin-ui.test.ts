@@ -220,6 +220,9 @@ describe.skipIf(skipE2E)('admin UI end to end (headless Chromium)', () => {
     await waitForText(page.getByTestId('editor-message'), 'Someone else changed this prompt');
     expect((await rest<{ latestVersion: number }>(server.url, 'GET', '/prompts/from-elsewhere')).latestVersion).toBe(3);
     await page.getByTestId('editor-keep').click();
+    // Keeping fetches the latest ETag first; the conflict banner goes once it has it (a
+    // save clicked before that still carries v2's ETag and is refused again).
+    await page.getByTestId('editor-message').waitFor({ state: 'detached', timeout: 10_000 });
     await page.getByTestId('editor-save').click();
     await waitForText(page.getByTestId('flash'), 'Saved v4');
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
