@@ -2,6 +2,9 @@
 import { createServer } from 'node:http';
 import { getRequestListener, type ServerType } from '@hono/node-server';
 import { createFastPath } from './mcp/fast-path.js';
+import { createFastVersionWrite } from './rest/fast-version-write.js';
+import { ADMIN_BODY_LIMIT } from './rest/admin-api.js';
+import { adminSecurityHeadersList } from './http/security-headers.js';
 import type { AddressInfo } from 'node:net';
 import { migrateDatabase } from './db/create-db.js';
 import { openStore, type DbStore } from './db/store.js';
@@ -72,6 +75,11 @@ export interface ServerOptions {
    * PROMPTD_MCP_FAST_PATH=off turns it off (the benchmark's comparison, and a way back).
    */
   mcpFastPath?: boolean;
+  /**
+   * The version-write fast path below Hono (src/rest/fast-version-write.ts); default on.
+   * PROMPTD_REST_FAST_PATH=off turns it off.
+   */
+  restFastPath?: boolean;
 }
 
 /**
@@ -88,6 +96,8 @@ export interface RunningServer {
   core: Core;
   /** The store the core runs on (tests and operators look at the database through it). */
   store: DbStore;
+  /** The version-write fast path's counts (src/rest/fast-version-write.ts); absent when it is off. */
+  fastVersionWrites?: { readonly answered: number; readonly handedOn: number };
   close(): Promise<void>;
 }
 
@@ -197,12 +207,25 @@ async function listenHttp(
     })));
   }
   const timeouts = { ...SERVER_TIMEOUTS, ...opts.timeouts };
+  const restFastOn = opts.restFastPath ?? process.env.PROMPTD_REST_FAST_PATH !== 'off';
+  const securityHeaders = restFastOn ? await adminSecurityHeadersList() : [];
+  let fastVersionWrites: RunningServer['fastVersionWrites'];
 
   const server: ServerType = await new Promise((resolve, reject) => {
     // What @hono/node-server's serve() does, with the MCP prompts/get and prompts/list fast path in front of the app (src/mcp/fast-path.ts).
     const fastOn = opts.mcpFastPath ?? process.env.PROMPTD_MCP_FAST_PATH !== 'off';
     const fast = fastOn ? { ...mcp.fastPath, observe: (status: number, seconds: number) => metrics.http.request('POST', '/mcp', status, seconds) } : undefined;
-    const listener = createFastPath(() => fast, getRequestListener(app.fetch, { hostname: host }));
+    const appListener = getRequestListener(app.fetch, { hostname: host });
+    const mcpFast = createFastPath(() => fast, appListener);
+    const versionWrites = restFastOn
+      ? createFastVersionWrite({
+        core, hosts, rate, bodyLimitBytes: ADMIN_BODY_LIMIT, securityHeaders, fetch: app.fetch,
+        observe: (route, status, seconds) => metrics.http.request('POST', route, status, seconds),
+        logError: (e) => logger.error({ err: e }, 'unhandled error'),
+      }, mcpFast)
+      : undefined;
+    fastVersionWrites = versionWrites?.stats;
+    const listener = versionWrites ?? mcpFast;
     const s = createServer({ connectionsCheckingInterval: timeouts.checkIntervalMs }, listener);
     s.listen(port, host, () => resolve(s));
     // EADDRINUSE and the like (a port taken since the CLI checked it): fail start-up with one line.
@@ -224,6 +247,7 @@ async function listenHttp(
     url,
     core,
     store,
+    fastVersionWrites,
     close: () =>
       (closing ??= (async () => {
         await new Promise<void>((resolve) => {

@@ -2,6 +2,7 @@
 // Content-Security-Policy (only our own scripts run: no inline script, no eval, no
 // plugins, no <base> rewriting, no framing), nosniff and no Referer. Built on Hono's
 // secureHeaders; HSTS is left to the TLS-terminating proxy, which knows the domain.
+import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 
 export const ADMIN_CSP = {
@@ -32,4 +33,10 @@ export function adminSecurityHeaders() {
     crossOriginResourcePolicy: 'same-origin',
     crossOriginOpenerPolicy: 'same-origin',
   });
+}
+
+/** The headers adminSecurityHeaders() sets, for answers written below Hono (src/rest/fast-version-write.ts). */
+export async function adminSecurityHeadersList(): Promise<Array<[string, string]>> {
+  const probe = new Hono().use(adminSecurityHeaders()).get('/', (c) => c.body(null, 204));
+  return [...(await probe.request('/')).headers];
 }
