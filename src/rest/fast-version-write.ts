@@ -77,6 +77,8 @@ function readAll(req: IncomingMessage): Promise<Buffer | null> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.once('error', () => resolve(null));
+    // A client gone before the end of its body: 'close' without 'end' (after 'end', a no-op).
+    req.once('close', () => resolve(null));
   });
 }
 

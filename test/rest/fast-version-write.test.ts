@@ -4,6 +4,7 @@
 // databases hold the same history); every answer must match in status, headers (but
 // Date) and body (timestamps aside), and the fast server must really have answered
 // the cases it is for itself. Metrics count both alike.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createLogger } from '../../src/logger.js';
@@ -114,6 +115,22 @@ describe('POST /admin/v1/prompts/{name}/versions below Hono', () => {
     for (let i = 0; i < 4; i++) statuses.push((await both(r)).status);
     expect(statuses.slice(0, 2)).toEqual([201, 201]);
     expect(statuses.slice(2)).toEqual([429, 429]);
+  });
+
+  it('a client that leaves in the middle of its body writes nothing, and the server goes on', async () => {
+    const before = { ...fast.srv.fastVersionWrites! };
+    const { port } = new URL(fast.srv.url);
+    await new Promise<void>((resolve, reject) => {
+      const sock = connect(Number(port), '127.0.0.1', () => {
+        sock.write(`POST /admin/v1/prompts/fw/versions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${ADMIN}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"messages": [`);
+        setImmediate(() => sock.destroy());
+      });
+      sock.once('close', () => resolve());
+      sock.once('error', reject);
+    });
+    const r = await both({ body: version('after {{who}}') });
+    expect([r.status, r.answered]).toEqual([201, 1]);
+    expect(fast.srv.fastVersionWrites!.handedOn).toBe(before.handedOn);
   });
 
   it('the same history on both databases, and the same request counts in the metrics', async () => {
