@@ -47,13 +47,17 @@ async function once(side: { name: string; root: string }, kase: string, round: n
     const db0 = temp ? await backendsCpuMsOf(temp.url) : NaN;
     const cpu0 = cpuMsOf(s.pid);
     const load = os.loadavg()[0]!;
+    const client0 = process.cpuUsage();
     const w = await measureWrites(s.base, `r${round}`, writers, ms);
     const cpuMs = (cpuMsOf(s.pid) - cpu0) / Math.max(1, w.versions);
+    const client = process.cpuUsage(client0);
+    // The bench's own HTTP client (fetch) shares the machine's two CPUs: with one writer it runs between the server's turns.
+    const clientMs = (client.user + client.system) / 1000 / Math.max(1, w.versions);
     // The pool's connections outlive the run (30 s idle timeout), so the same backends are read twice.
     const dbCpuMs = temp ? ((await backendsCpuMsOf(temp.url)) - db0) / Math.max(1, w.versions) : NaN;
     rows.push({ side: side.name, kase, perSecond: w.perSecond, p50: w.p50, cpuMs, dbCpuMs, errors: w.errors, load });
     const db = temp ? `, PostgreSQL backends ${dbCpuMs.toFixed(2)} ms/write` : '';
-    console.log(`${new Date().toISOString().slice(11, 19)} load ${load.toFixed(1)} ${kase} ${side.name}: ${w.perSecond.toFixed(0)}/s p50 ${w.p50.toFixed(2)} ms, server CPU ${cpuMs.toFixed(2)} ms/write${db}, ${w.errors} errors`);
+    console.log(`${new Date().toISOString().slice(11, 19)} load ${load.toFixed(1)} ${kase} ${side.name}: ${w.perSecond.toFixed(0)}/s p50 ${w.p50.toFixed(2)} ms, server CPU ${cpuMs.toFixed(2)} ms/write${db}, bench client CPU ${clientMs.toFixed(2)} ms/write, ${w.errors} errors`);
   } finally {
     await s.stop();
     await temp?.drop();
