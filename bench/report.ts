@@ -141,7 +141,7 @@ export function markdown(r: Results, history: string, byHand = ''): string {
     return v ? [label, String(v.writes), ms(v.p50), ms(v.p99), ms(v.max), String(v.missed), String(v.beforeResponse)] : [label, failed(r.latency[k]), '', '', '', '', ''];
   });
   parts.push(table(['path', 'writes', 'p50', 'p99', 'max', 'missed', 'before response'], lrows));
-  parts.push('', '## 4. Writes through the REST API', '', 'POST /admin/v1/prompts/{name}/versions, each writer on its own prompt.', '');
+  parts.push('', '## 4. Writes through the REST API', '', 'POST /admin/v1/prompts/{name}/versions, each writer on its own prompt, over its own keep-alive node:http connection (bench/lib/admin-http.ts; until 2026-11-27 the fetch client, which cost as much CPU per write as the server).', '');
   const wrows: string[][] = [];
   for (const k of ['sqlite', 'postgresql'] as const) {
     const v = val(r.writes[k]);
