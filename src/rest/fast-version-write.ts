@@ -11,7 +11,7 @@
 // in doubt) is handed to the Hono app with the body already read, so every refusal is
 // the app's own. What the fast path answers itself, a created version, a domain error
 // from the write (404, 412, 422, 409) or a rate-limit refusal, it builds with the same
-// functions as the app (renderError, problemTooMany, wire, versionWarnings), with the
+// functions as the app (renderError, problemTooMany, versionWarnings), with the
 // same security headers and the same metrics label. test/rest/fast-version-write.test.ts
 // sends each case both ways and compares status, headers and body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -25,7 +25,6 @@ import { callerSubject, problemTooMany, type RateLimitOptions } from '../http/ra
 import { ACCESS_TABLE } from './access-table.js';
 import { renderError } from './problem.js';
 import { NameParamSchema } from './schemas.js';
-import { wire } from './wire.js';
 
 /** The label the app's metrics middleware gives this route (its registered pattern). */
 export const VERSION_WRITE_ROUTE = '/admin/v1/prompts/:name/versions';
@@ -156,7 +155,9 @@ export function createFastVersionWrite(d: FastVersionWriteDeps, next: (req: Inco
       return done(r.status);
     }
     const { created: v, etag } = created;
-    const text = JSON.stringify({ ...wire(v), warnings: versionWarnings(input.data) });
+    // wire(v) is v's JSON round trip; a Version holds no binary (media data is base64
+    // text already), so serialising v itself gives the same text without the walk.
+    const text = JSON.stringify({ ...v, warnings: versionWarnings(input.data) });
     send(res, 201, { 'content-type': 'application/json', etag, location: `/admin/v1/prompts/${encodeURIComponent(name)}/versions/${v.version}` }, text);
     done(201);
   }

@@ -75,6 +75,23 @@ describe('POST /admin/v1/prompts/{name}/versions below Hono', () => {
     expect(JSON.parse(r.body).warnings.length).toBeGreaterThan(0);
   });
 
+  it('a version with every kind of content: media data, annotations, a resource link', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('base64');
+    const r = await both({
+      body: {
+        title: 'media', description: 'd', note: 'n', icons: [{ src: 'https://example.com/i.png', mimeType: 'image/png', sizes: ['48x48'] }],
+        arguments: [{ name: 'who', required: true }, { name: 'n', type: 'number', default: 3 }],
+        messages: [
+          { role: 'user', content: { type: 'text', text: 'Hi {{who}} {{n}}', annotations: { audience: ['user'], priority: 0.5 } } },
+          { role: 'user', content: { type: 'image', data: png, mimeType: 'image/png' } },
+          { role: 'assistant', content: { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' } },
+        ],
+      },
+    });
+    expect([r.status, r.answered]).toEqual([201, 1]);
+    expect(r.body).toContain(png);
+  });
+
   it('with a current If-Match, and a stale one (412 from the write)', async () => {
     const etag = (await fetch(`${fast.srv.url}/admin/v1/prompts/fw`, { headers: admin(fast) })).headers.get('etag')!;
     expect((await fetch(`${slow.srv.url}/admin/v1/prompts/fw`, { headers: admin(slow) })).headers.get('etag')).toBe(etag);
