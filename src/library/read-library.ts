@@ -334,7 +334,7 @@ export function openLibrary(
   const startedMs = skip?.startedMs ?? Date.now();
   const key = salt === undefined ? '' : saltKey(salt);
   // Files the last import did not read are parsed for sure: those the worker may take.
-  const ahead: ParseAhead | undefined = parseAhead
+  let ahead: ParseAhead | undefined = parseAhead
     ? startParseAhead(root, skip ? files.filter((f) => !skip.unchanged.has(f)) : files, limits, parseAhead, salt === undefined ? undefined : { salt, key, startedMs }, parseAheadOne)
     : undefined;
   let i = 0;
@@ -377,7 +377,7 @@ export function openLibrary(
     get read() {
       return i;
     },
-    parallel: ahead !== undefined,
+    parallel: Boolean(ahead),
     next() {
       if (i >= files.length) return false;
       readOne(files[i]!);
@@ -387,6 +387,7 @@ export function openLibrary(
     },
     close() {
       ahead?.close();
+      ahead = undefined;
     },
   };
 }
