@@ -181,6 +181,9 @@ async function writeWhileReading(core: Core, reading: LibraryReading, opts: Impo
   const actor = opts.actor ?? { name: 'import' };
   const { lib, files } = reading;
   const size = Math.max(1, opts.batchSize ?? 250);
+  const progress = (done: number) => opts.onProgress?.(done, files.length, 'writing');
+  // From here on something may be written (the manifest's resources first).
+  progress(0);
   const resources = await planLibraryResources(core, lib);
   const overlay = storedOverlay(resources);
   await applyResources(core, resources, actor);
@@ -189,13 +192,11 @@ async function writeWhileReading(core: Core, reading: LibraryReading, opts: Impo
   const pending: PromptPlanItem[] = [];
   let planned = 0; // files planned (prompts[] holds their items)
   let taken = { prompts: 0, problems: 0, unchanged: 0 };
-  const progress = (done: number) => opts.onProgress?.(done, files.length, 'writing');
   const at = new Map(files.map((f, i) => [f, i]));
   // Files done: every file before the first pending write's (or every file planned).
   const settled = () => (pending.length ? at.get(pending[0]!.file)! : planned);
   const writer = core.bulk.writer(actor);
   try {
-    progress(0);
     const planPart = async () => {
       const part = {
         prompts: lib.prompts.slice(taken.prompts),
