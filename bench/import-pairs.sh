@@ -7,6 +7,7 @@
 #
 #   bench/import-pairs.sh LIBRARY PAIRS A_ROOT B_ROOT     # roots hold bin/ and a built dist/
 #   PG_ADMIN=postgres://postgres@127.0.0.1:5432 bench/import-pairs.sh …   # PostgreSQL instead
+#   NICE=-10 bench/import-pairs.sh …   # (root) both builds ahead of the machine's other work: nearer a quiet machine
 set -u
 LIB=$1; PAIRS=${2:-3}; A=$3; B=$4
 TMP=$(mktemp -d)
@@ -16,7 +17,7 @@ if [ -z "${PG_ADMIN:-}" ]; then
 fi
 HERE=$(cd "$(dirname "$0")" && pwd)
 run() { # label root url
-  /usr/bin/time -o "$TMP/t" -f "%e %U %S" node --require "$HERE/lib/main-thread-cpu.cjs" "$2/bin/promptd.js" --database-url "$3" import "$LIB" --activate --quiet >"$TMP/out" 2>&1 || { echo "$1 FAILED"; cat "$TMP/out"; return; }
+  ${NICE:+nice -n "$NICE"} /usr/bin/time -o "$TMP/t" -f "%e %U %S" node --require "$HERE/lib/main-thread-cpu.cjs" "$2/bin/promptd.js" --database-url "$3" import "$LIB" --activate --quiet >"$TMP/out" 2>&1 || { echo "$1 FAILED"; cat "$TMP/out"; return; }
   read -r wall user sys < "$TMP/t"
   echo "$1 $(date -u +%H:%M:%S) wall=$wall cpu=$(echo "$user + $sys" | bc) $(grep -o 'main-cpu=[0-9.]*' "$TMP/out") load=$(cut -d' ' -f1 /proc/loadavg)"
 }
