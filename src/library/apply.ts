@@ -2,17 +2,23 @@
 // prompt through the bulk writer. Atomicity is per prompt file: a file's versions and
 // activation commit together or not at all, and one failing file never blocks the rest.
 import { isDomainError, type Actor, type Core, type FieldError, type ResourceInput, type ResourceTemplateInput } from '../core/index.js';
-import { planImport, type ImportPlan, type PlanOptions, type PromptPlanItem, type ResourcePlanItem } from './plan.js';
-import { libraryRoot, readLibrary, type ParsedLibrary } from './read-library.js';
+import { planImport, planLibraryResources, planPrompts, storedOverlay, type ImportPlan, type PlanOptions, type PromptPlanItem, type ResourcePlanItem } from './plan.js';
+import { libraryRoot, openLibrary, type LibraryReading, type ParsedLibrary } from './read-library.js';
 import { importSalt } from './import-hashes.js';
 import type { ReadLimits } from './safe-read.js';
 import type { ParseAheadOptions } from './parse-ahead.js';
+import type { BulkOutcome } from '../core/services/bulk-import.js';
 
 export interface ImportOptions extends PlanOptions, ReadLimits {
   dryRun?: boolean;
   actor?: Actor;
   batchSize?: number;
-  /** `reading` counts files, `planning` is one step, `writing` counts prompts committed */
+  /**
+   * `reading` counts files, `planning` is one step, `writing` counts prompts committed.
+   * An import that writes while it reads (a second thread parsing: see importLibrary)
+   * reports only `writing`, counting prompt files done (written, failed or unchanged) of
+   * all prompt files.
+   */
   onProgress?: (done: number, total: number, phase: ImportPhase) => void;
   /** all prompt writes in one transaction: one failure leaves every prompt unwritten */
   atomic?: boolean;
@@ -89,15 +95,26 @@ export async function applyPlan(core: Core, plan: ImportPlan, opts: ImportOption
   await applyResources(core, plan.resources, actor);
   const pending = plan.prompts.filter((p) => p.write && p.action !== 'error');
   const outcomes = await core.bulk.apply(pending.map((p) => p.write!), actor, { batchSize: opts.batchSize, atomic: opts.atomic, onProgress: opts.onProgress && ((d, t) => opts.onProgress!(d, t, 'writing')) });
+  settle(pending, outcomes);
+  await setTags(core, plan.prompts, actor);
+  const report = { ...plan, dryRun: false, counts: countPlan(plan) };
+  return { ...report, failed: report.counts.errors > 0 };
+}
+
+/** The bulk writer's outcomes into the plan items they were written for. */
+function settle(items: PromptPlanItem[], outcomes: BulkOutcome[]): void {
   outcomes.forEach((o, i) => {
-    const item = pending[i]!;
+    const item = items[i]!;
     if (!o.ok) {
       item.action = 'error';
       item.errors = errorsOf(o.error);
     } else if (!o.activated) item.activate = undefined;
   });
-  // Tags belong to the prompt, not a version: set once its versions are in (a no-op when unchanged).
-  for (const item of plan.prompts) {
+}
+
+/** Tags belong to the prompt, not a version: set once its versions are in (a no-op when unchanged). */
+async function setTags(core: Core, items: PromptPlanItem[], actor: Actor): Promise<void> {
+  for (const item of items) {
     if (item.action === 'error' || !item.tags || !item.name) continue;
     try {
       await core.prompts.setTags(item.name, item.tags, actor);
@@ -106,26 +123,118 @@ export async function applyPlan(core: Core, plan: ImportPlan, opts: ImportOption
       item.errors = errorsOf(e);
     }
   }
-  const report = { ...plan, dryRun: false, counts: countPlan(plan) };
-  return { ...report, failed: report.counts.errors > 0 };
 }
 
-/** Reads, plans and (unless dryRun) applies one library directory or prompt file. */
+/**
+ * Reads, plans and (unless dryRun) applies one library directory or prompt file.
+ *
+ * When a second thread parses (parse-ahead.ts: 200 files or more to parse, 2 CPUs or
+ * more) and the import is neither a dry run nor atomic, it writes while it reads: the
+ * manifest's resources first, then the prompt files a part at a time, each batch of
+ * `batchSize` writes as soon as its files are read and planned, while the worker parses
+ * further. The batches, their order, the plan and the report are those of reading
+ * everything first (see writeWhileReading).
+ */
 export async function importLibrary(core: Core, target: string, opts: ImportOptions = {}): Promise<ImportReport> {
   const { root } = libraryRoot(target);
   const recorded = await core.importHashes.load(root);
   const salt = importSalt(opts);
-  const lib = readLibrary(target, { maxFileBytes: opts.maxFileBytes, maxTotalBytes: opts.maxTotalBytes }, opts.onProgress && ((d, t) => opts.onProgress!(d, t, 'reading')),
+  const reading = openLibrary(target, { maxFileBytes: opts.maxFileBytes, maxTotalBytes: opts.maxTotalBytes }, undefined,
     { salt, unchanged: opts.reparse ? new Map() : recorded.unchanged, startedMs: opts.startedMs }, opts.parseAhead ?? {});
-  opts.onProgress?.(0, lib.prompts.length, 'planning');
-  const plan = await planImport(core, lib, opts);
-  if (opts.dryRun) {
-    const counts = countPlan(plan);
-    return { ...plan, dryRun: true, counts, failed: counts.errors > 0 };
+  let report: ImportReport;
+  try {
+    if (reading.parallel && !opts.dryRun && !opts.atomic) report = await writeWhileReading(core, reading, opts);
+    else {
+      const onFile = opts.onProgress && ((d: number, t: number) => opts.onProgress!(d, t, 'reading'));
+      while (reading.next()) onFile?.(reading.read, reading.files.length);
+      reading.close();
+      opts.onProgress?.(0, reading.lib.prompts.length, 'planning');
+      const plan = await planImport(core, reading.lib, opts);
+      if (opts.dryRun) {
+        const counts = countPlan(plan);
+        return { ...plan, dryRun: true, counts, failed: counts.errors > 0 };
+      }
+      report = await applyPlan(core, plan, opts);
+    }
+  } finally {
+    reading.close();
   }
-  const report = await applyPlan(core, plan, opts);
-  await recordHashes(core, lib, report, recorded.files);
+  await recordHashes(core, reading.lib, report, recorded.files);
   return report;
+}
+
+/** Fewest parsed prompts planned together while reading (each part costs a few queries). */
+const MIN_PART = 50;
+
+/**
+ * applyPlan(planImport(readLibrary(…))) with the reading and the writing overlapped. What
+ * keeps the result the same: the plan of a part of the files depends only on those files
+ * (their names' states, which no other file's writes touch, and the stored resources
+ * overlaid with what the manifest's plan writes, taken before it is applied, as planImport
+ * does); prompt files are read in the order the plan sorts them, so the writes queue up in
+ * the plan's order and each batch is the same `batchSize` run of writes; resources are
+ * written before any prompt, tags after every prompt's versions, and the change feed hears
+ * once, at the end. What differs: a read that fails for the whole import (not one file's
+ * error) comes after some batches are committed, and progress counts files done.
+ */
+async function writeWhileReading(core: Core, reading: LibraryReading, opts: ImportOptions): Promise<ImportReport> {
+  const actor = opts.actor ?? { name: 'import' };
+  const { lib, files } = reading;
+  const size = Math.max(1, opts.batchSize ?? 250);
+  const progress = (done: number) => opts.onProgress?.(done, files.length, 'writing');
+  // From here on something may be written (the manifest's resources first).
+  progress(0);
+  const resources = await planLibraryResources(core, lib);
+  const overlay = storedOverlay(resources);
+  await applyResources(core, resources, actor);
+  const prompts: PromptPlanItem[] = [];
+  // Planned items whose write is not committed yet, in plan order.
+  const pending: PromptPlanItem[] = [];
+  let planned = 0; // files planned (prompts[] holds their items)
+  let taken = { prompts: 0, problems: 0, unchanged: 0 };
+  const at = new Map(files.map((f, i) => [f, i]));
+  // Files done: every file before the first pending write's (or every file planned).
+  const settled = () => (pending.length ? at.get(pending[0]!.file)! : planned);
+  const writer = core.bulk.writer(actor);
+  try {
+    const planPart = async () => {
+      const part = {
+        prompts: lib.prompts.slice(taken.prompts),
+        problems: lib.problems.slice(taken.problems),
+        unchanged: (lib.unchanged ?? []).slice(taken.unchanged),
+      };
+      taken = { prompts: lib.prompts.length, problems: lib.problems.length, unchanged: lib.unchanged?.length ?? 0 };
+      planned = reading.read;
+      for (const item of await planPrompts(core, part, overlay, opts)) {
+        prompts.push(item);
+        if (item.write && item.action !== 'error') pending.push(item);
+      }
+    };
+    const writeBatch = async () => {
+      const batch = pending.splice(0, size);
+      settle(batch, await writer.write(batch.map((p) => p.write!)));
+      progress(settled());
+      await writer.pause();
+    };
+    // Plan a part once it may fill the batch being formed (and not for every file when
+    // most plan to no write), write every full batch.
+    while (reading.next()) {
+      const unplanned = lib.prompts.length - taken.prompts;
+      if (unplanned + pending.length < size || unplanned < Math.min(size, MIN_PART)) continue;
+      await planPart();
+      while (pending.length >= size) await writeBatch();
+    }
+    reading.close();
+    await planPart();
+    while (pending.length) await writeBatch();
+  } finally {
+    await writer.end();
+  }
+  progress(files.length);
+  await setTags(core, prompts, actor);
+  const plan: ImportPlan = { root: lib.root, resources, prompts };
+  const report = { ...plan, dryRun: false, counts: countPlan(plan) };
+  return { ...report, failed: report.counts.errors > 0 };
 }
 
 /** What this import read, for the next one; the rows of failed and vanished files go. */

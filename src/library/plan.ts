@@ -208,27 +208,56 @@ function planHistory(p: ParsedPrompt, state: PromptState | undefined, opts: Plan
 }
 
 export async function planImport(core: Core, lib: ParsedLibrary, opts: PlanOptions = {}): Promise<ImportPlan> {
+  const resources = await planLibraryResources(core, lib);
+  const prompts = await planPrompts(core, lib, storedOverlay(resources), opts);
+  return { root: lib.root, resources, prompts };
+}
+
+/** The manifest's plan: its resources and templates, and its problems as errors. */
+export async function planLibraryResources(core: Core, lib: ParsedLibrary): Promise<ResourcePlanItem[]> {
   const resources = await planResources(core, lib);
   for (const pr of lib.problems.filter((x) => x.file === MANIFEST)) {
     resources.push({ kind: 'resource', key: MANIFEST, at: MANIFEST, action: 'error', errors: pr.errors });
   }
-  const { bulk } = core;
-  const states = new Map([
-    ...(await bulk.load(lib.prompts.filter((p) => !p.history).map((p) => p.name))),
-    ...(await bulk.load(lib.prompts.filter((p) => p.history).map((p) => p.name), { history: true })),
-  ]);
+  return resources;
+}
 
-  // Stored resources as they will be once the manifest is applied.
-  const uris = [...new Set(lib.prompts.flatMap((p) => p.versions.flatMap((v) => referencedUris(v.input))))];
-  const stored: Map<string, StoredResourceInfo> = await bulk.resourceInfo(uris);
+/**
+ * What the resource plan will write, as stored-resource info (prompts validate against
+ * the database as it will be once the manifest is applied). Taken before the plan is
+ * applied: a resource that then fails to write still counts, as it always has.
+ */
+export function storedOverlay(resources: ResourcePlanItem[]): Map<string, StoredResourceInfo> {
+  const overlay = new Map<string, StoredResourceInfo>();
   for (const r of resources) {
     if (r.kind !== 'resource' || r.action === 'error' || r.action === 'unchanged') continue;
     const input = r.input as ResourceInput;
-    stored.set(input.uri, { id: r.id ?? -1, binary: input.blob !== undefined, mimeType: input.mimeType });
+    overlay.set(input.uri, { id: r.id ?? -1, binary: input.blob !== undefined, mimeType: input.mimeType });
   }
+  return overlay;
+}
 
-  const prompts: PromptPlanItem[] = lib.problems.filter((x) => x.file !== MANIFEST).map((x) => ({ file: x.file, action: 'error', errors: x.errors }));
-  for (const p of lib.prompts) {
+/**
+ * The plan of some prompt files (all of a library, or a run of consecutive files of it:
+ * apply.ts plans and writes a large library a part at a time), sorted by file. No prompt
+ * name is in two parts (read-library.ts reports a second file of one name as an error).
+ */
+export async function planPrompts(
+  core: Core, part: Pick<ParsedLibrary, 'prompts' | 'problems' | 'unchanged'>, overlay: Map<string, StoredResourceInfo>, opts: PlanOptions = {},
+): Promise<PromptPlanItem[]> {
+  const { bulk } = core;
+  const states = new Map([
+    ...(await bulk.load(part.prompts.filter((p) => !p.history).map((p) => p.name))),
+    ...(await bulk.load(part.prompts.filter((p) => p.history).map((p) => p.name), { history: true })),
+  ]);
+
+  // Stored resources as they will be once the manifest is applied.
+  const uris = [...new Set(part.prompts.flatMap((p) => p.versions.flatMap((v) => referencedUris(v.input))))];
+  const stored: Map<string, StoredResourceInfo> = await bulk.resourceInfo(uris);
+  for (const [uri, info] of overlay) stored.set(uri, info);
+
+  const prompts: PromptPlanItem[] = part.problems.filter((x) => x.file !== MANIFEST).map((x) => ({ file: x.file, action: 'error', errors: x.errors }));
+  for (const p of part.prompts) {
     const errors = p.versions.flatMap((v, i) =>
       validateVersion(v.input, stored).map((e) => ({ path: (p.history ? `versions[${i}].` : '') + e.path, message: e.message })),
     );
@@ -236,7 +265,7 @@ export async function planImport(core: Core, lib: ParsedLibrary, opts: PlanOptio
     else prompts.push({ ...(p.history ? planHistory : planSingle)(p, states.get(p.name), opts), ...(p.tags ? { tags: p.tags } : {}) });
   }
   // Read before with the same bytes and untouched since (import-hashes.ts): nothing to do.
-  for (const u of lib.unchanged ?? []) prompts.push({ file: u.file, name: u.name, action: 'unchanged', latest: u.latest });
+  for (const u of part.unchanged ?? []) prompts.push({ file: u.file, name: u.name, action: 'unchanged', latest: u.latest });
   prompts.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { root: lib.root, resources, prompts };
+  return prompts;
 }

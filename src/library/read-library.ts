@@ -20,7 +20,7 @@ import {
 import { mergeFieldErrors, semanticErrorsOf } from '../core/validate-version.js';
 import { createLibraryReader, FileError, type LibraryReader, type ReadLimits } from './safe-read.js';
 import { saltKey, sourceHash, statPrint, type SkipSources } from './import-hashes.js';
-import { startParseAhead, type ParseAheadOptions } from './parse-ahead.js';
+import { isPlainData, startParseAhead, type AheadHashing, type ParseAhead, type ParseAheadOptions, type ParsedAhead } from './parse-ahead.js';
 
 export interface ParsedPrompt {
   /** path shown in reports, relative to the library root: `prompts/x.yaml` */
@@ -193,6 +193,22 @@ export function parsePromptFile(reader: LibraryReader, shown: string, deps: stri
   return { file: shown, name, history, versions, ...(active !== undefined ? { active } : {}), ...(labels ? { labels } : {}), ...(tags ? { tags } : {}) };
 }
 
+/**
+ * One file parsed ahead of the reader (parse-ahead.ts, on either thread): the result to
+ * hand over when the file parsed cleanly without a media file and its value survives the
+ * copy between threads; undefined (or a throw) leaves the file to the reader, in order.
+ */
+export function parseAheadOne(reader: LibraryReader, file: string, hashing: AheadHashing | undefined): ParsedAhead | undefined {
+  const deps: string[] = [];
+  const value = parsePromptFile(reader, file, deps);
+  if (deps.length || !isPlainData(value)) return undefined;
+  // The reader's cache hands back the bytes parsed above; the stat is taken after the
+  // read, as the reader's thread takes it.
+  const bytes = reader.read(file, '(file)');
+  const source = hashing && { hash: sourceHash(hashing.salt, file, bytes, []), stat: statPrint(hashing.key, [reader.stat(file, '(file)')], hashing.startedMs) };
+  return { file, size: bytes.length, value, ...(source ? { source } : {}) };
+}
+
 function readManifest(reader: LibraryReader, lib: ParsedLibrary): void {
   let raw: unknown;
   try {
@@ -248,6 +264,21 @@ export function libraryRoot(target: string): { root: string; isFile: boolean } {
   return { root: isFile ? (path.basename(path.dirname(abs)) === 'prompts' ? path.dirname(path.dirname(abs)) : path.dirname(abs)) : abs, isFile };
 }
 
+/** A library being read file by file (openLibrary): `lib` grows as `next` reads. */
+export interface LibraryReading {
+  readonly lib: ParsedLibrary;
+  /** the prompt files, in the order they are read */
+  readonly files: readonly string[];
+  /** how many of `files` have been read */
+  readonly read: number;
+  /** true when a second thread parses ahead (parse-ahead.ts) */
+  readonly parallel: boolean;
+  /** reads the next file into `lib`; false when every file has been read */
+  next(): boolean;
+  /** stops the second thread; call it whatever happens */
+  close(): void;
+}
+
 /**
  * `skip`: files the last import read (import-hashes.ts); one whose bytes (and media
  * files) hash the same is listed in `unchanged` instead of being parsed.
@@ -257,6 +288,23 @@ export function libraryRoot(target: string): { root: string; isFile: boolean } {
 export function readLibrary(
   target: string, limits: ReadLimits = {}, onFile?: (done: number, total: number) => void, skip?: SkipSources, parseAhead?: ParseAheadOptions,
 ): ParsedLibrary {
+  const reading = openLibrary(target, limits, onFile, skip, parseAhead);
+  try {
+    while (reading.next());
+  } finally {
+    reading.close();
+  }
+  return reading.lib;
+}
+
+/**
+ * readLibrary one file at a time: the manifest and the list of files are read here, each
+ * prompt file by `next()`, in order, into `lib` (an import writes what it has read while
+ * the second thread parses further: apply.ts).
+ */
+export function openLibrary(
+  target: string, limits: ReadLimits = {}, onFile?: (done: number, total: number) => void, skip?: SkipSources, parseAhead?: ParseAheadOptions,
+): LibraryReading {
   const abs = path.resolve(target);
   const { root, isFile } = libraryRoot(target);
   const lib: ParsedLibrary = { root, prompts: [], resources: [], templates: [], problems: [] };
@@ -286,45 +334,62 @@ export function readLibrary(
   const startedMs = skip?.startedMs ?? Date.now();
   const key = salt === undefined ? '' : saltKey(salt);
   // Files the last import did not read are parsed for sure: those the worker may take.
-  const ahead = parseAhead && startParseAhead(root, skip ? files.filter((f) => !skip.unchanged.has(f)) : files, limits, parseAhead, salt === undefined ? undefined : { salt, key, startedMs });
-  try {
-    for (const [i, shown] of files.entries()) {
-      try {
-        const known = skip?.unchanged.get(shown);
-        if (known && salt !== undefined && !seen.has(known.name)) {
-          // Same stat fingerprint: unchanged without opening the file; else the bytes decide.
-          const print = printOf(reader, key, shown, known.deps, startedMs);
-          const same = known.stat !== '' && print === known.stat;
-          if (same || hashOf(reader, salt, shown, known.deps) === known.hash) {
-            seen.set(known.name, shown);
-            const restat = !same && print ? { restat: { hash: known.hash, deps: known.deps, stat: print } } : {};
-            (lib.unchanged ??= []).push({ file: shown, name: known.name, latest: known.latest, ...restat });
-            onFile?.(i + 1, files.length);
-            continue;
-          }
+  let ahead: ParseAhead | undefined = parseAhead
+    ? startParseAhead(root, skip ? files.filter((f) => !skip.unchanged.has(f)) : files, limits, parseAhead, salt === undefined ? undefined : { salt, key, startedMs }, parseAheadOne)
+    : undefined;
+  let i = 0;
+
+  function readOne(shown: string): void {
+    try {
+      const known = skip?.unchanged.get(shown);
+      if (known && salt !== undefined && !seen.has(known.name)) {
+        // Same stat fingerprint: unchanged without opening the file; else the bytes decide.
+        const print = printOf(reader, key, shown, known.deps, startedMs);
+        const same = known.stat !== '' && print === known.stat;
+        if (same || hashOf(reader, salt, shown, known.deps) === known.hash) {
+          seen.set(known.name, shown);
+          const restat = !same && print ? { restat: { hash: known.hash, deps: known.deps, stat: print } } : {};
+          (lib.unchanged ??= []).push({ file: shown, name: known.name, latest: known.latest, ...restat });
+          return;
         }
-        const deps: string[] = [];
-        // What the worker read and parsed (parse-ahead.ts): its bytes count against the total here, in file order.
-        const got = ahead?.take(shown);
-        if (got) reader.account(shown, got.size, '(file)');
-        const p = got ? (got.value as ParsedPrompt) : parsePromptFile(reader, shown, deps);
-        // The stat is taken after the read: a write after the import started leaves a fresh time, never trusted.
-        if (got?.source) p.source = { ...got.source, deps };
-        else if (salt !== undefined) p.source = { hash: hashOf(reader, salt, shown, deps)!, deps, stat: printOf(reader, key, shown, deps, startedMs) ?? '' };
-        const dup = seen.get(p.name);
-        if (dup) throw new FileError([{ path: 'name', message: `prompt "${p.name}" is also defined in ${dup}` }]);
-        seen.set(p.name, shown);
-        lib.prompts.push(p);
-      } catch (e) {
-        if (!(e instanceof FileError)) throw e;
-        lib.problems.push({ file: shown, errors: e.errors });
       }
-      onFile?.(i + 1, files.length);
+      const deps: string[] = [];
+      // What the worker read and parsed (parse-ahead.ts): its bytes count against the total here, in file order.
+      const got = ahead?.take(shown);
+      if (got) reader.account(shown, got.size, '(file)');
+      const p = got ? (got.value as ParsedPrompt) : parsePromptFile(reader, shown, deps);
+      // The stat is taken after the read: a write after the import started leaves a fresh time, never trusted.
+      if (got?.source) p.source = { ...got.source, deps };
+      else if (salt !== undefined) p.source = { hash: hashOf(reader, salt, shown, deps)!, deps, stat: printOf(reader, key, shown, deps, startedMs) ?? '' };
+      const dup = seen.get(p.name);
+      if (dup) throw new FileError([{ path: 'name', message: `prompt "${p.name}" is also defined in ${dup}` }]);
+      seen.set(p.name, shown);
+      lib.prompts.push(p);
+    } catch (e) {
+      if (!(e instanceof FileError)) throw e;
+      lib.problems.push({ file: shown, errors: e.errors });
     }
-  } finally {
-    ahead?.close();
   }
-  return lib;
+
+  return {
+    lib,
+    files,
+    get read() {
+      return i;
+    },
+    parallel: Boolean(ahead),
+    next() {
+      if (i >= files.length) return false;
+      readOne(files[i]!);
+      i++;
+      onFile?.(i, files.length);
+      return true;
+    },
+    close() {
+      ahead?.close();
+      ahead = undefined;
+    },
+  };
 }
 
 function readOrEmpty(reader: LibraryReader, rel: string): Buffer {

@@ -58,6 +58,7 @@ describe('parsing ahead on a worker thread', () => {
     const alone = readLibrary(dir, limits, undefined, skip());
     const withWorker = readLibrary(dir, limits, undefined, skip(), { minFiles: 1, wait: true });
     expect(withWorker).toEqual(alone);
+    expect(readLibrary(dir, limits, undefined, skip(), { minFiles: 1 })).toEqual(alone); // both threads parsing
     expect(alone.problems.filter((p) => p.errors[0]!.message.includes('--max-total-size')).length).toBeGreaterThan(5);
     expect(alone.prompts.length).toBeGreaterThan(3);
     expect(alone.prompts.every((p) => p.source && p.source.stat !== '')).toBe(true);
@@ -72,6 +73,16 @@ describe('parsing ahead on a worker thread', () => {
     expect(withWorker).toEqual(alone);
     expect(alone.prompts.find((p) => p.name === 'media')!.versions[0]!.input.messages[0]!.content).toMatchObject({ type: 'image', mimeType: 'image/png' });
     expect(alone.problems.map((p) => p.file).sort()).toEqual(['prompts/bad-yaml.yaml', 'prompts/dup-key.yaml', 'prompts/link.yaml', 'prompts/open-quote.yaml', 'prompts/other-name.yaml', 'prompts/proto.yaml', 'prompts/schema.yaml']);
+  });
+
+  it('reads to the same result while both threads parse (each file claimed by one), and when the reader only waits for the worker', () => {
+    const many = { ...files, ...Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`prompts/q-${i}.yaml`, good(`q-${i}`)])) };
+    const dir = writeFiles(tempDir('pd-ahead-'), many);
+    const skip = () => ({ salt: 'salt', unchanged: new Map(), startedMs: Date.now() + 60_000 });
+    const alone = readLibrary(dir, {}, undefined, skip());
+    expect(readLibrary(dir, {}, undefined, skip(), { minFiles: 1 })).toEqual(alone);
+    expect(readLibrary(dir, {}, undefined, skip(), { minFiles: 1, noSteal: true })).toEqual(alone);
+    expect(alone.prompts).toHaveLength(300 + 21 + 1);
   });
 
   it('starts no thread for a handful of files', () => {

@@ -74,7 +74,12 @@ function progressBar(enabled: boolean, tty = Boolean(process.stderr.isTTY)) {
   };
 }
 
-/** Ctrl-C: say how far it got. Every prompt file commits on its own, so what is done stays done. */
+/**
+ * Ctrl-C: say how far it got. Every prompt file commits on its own, so what is done stays
+ * done. A large import writes while it reads (src/library/apply.ts) and reports only
+ * `writing`, counting prompt files done; "nothing written yet" is said only while an
+ * import that reads everything first is still reading or planning.
+ */
 function onInterrupt(bar: ReturnType<typeof progressBar>): () => void {
   const handler = () => {
     bar.done();

@@ -73,38 +73,56 @@ export function createBulkImport({ store, feed, policy = defaultLabelPolicy }: {
       }
       const size = Math.max(1, opts.batchSize ?? 250);
       const results: BulkOutcome[] = [];
+      const w = writer(actor);
       try {
         for (let i = 0; i < items.length; i += size) {
-          const batch = items.slice(i, i + size);
-          try {
-            results.push(...(await writeBatch(batch, actor)));
-          } catch (e) {
-            if (batch.length === 1) results.push({ name: batch[0]!.name, ok: false, error: e });
-            else {
-              // Find the culprit(s): one transaction per prompt for this batch only.
-              for (const item of batch) {
-                try {
-                  results.push(...(await writeBatch([item], actor)));
-                } catch (err) {
-                  results.push({ name: item.name, ok: false, error: err });
-                }
-              }
-            }
-          }
+          results.push(...(await w.write(items.slice(i, i + size))));
           opts.onProgress?.(Math.min(i + size, items.length), items.length);
-          // SQLite answers synchronously, so without a turn of the event loop between
-          // batches a Ctrl-C (or any timer) would wait for the whole import. setImmediate
-          // runs after the loop's poll phase (where signals arrive) without a timer's
-          // 1 ms minimum per batch.
-          await new Promise((r) => setImmediate(r));
+          await w.pause();
         }
       } finally {
-        // One drain for the whole import: local listeners see the burst at once.
-        await feed.poke();
+        await w.end();
       }
       return results;
     },
+
+    /**
+     * apply() a batch at a time, for a caller that forms the batches as it goes (an import
+     * that writes while it reads: src/library/apply.ts). Each `write` is one transaction
+     * (a failed batch is retried one prompt per transaction, as in apply); `end` (always,
+     * once) tells the change feed's listeners about everything written.
+     */
+    writer,
   };
+
+  function writer(actor: Actor) {
+    return {
+      async write(batch: BulkWrite[]): Promise<BulkOutcome[]> {
+        try {
+          return await writeBatch(batch, actor);
+        } catch (e) {
+          if (batch.length === 1) return [{ name: batch[0]!.name, ok: false, error: e }];
+          // Find the culprit(s): one transaction per prompt for this batch only.
+          const results: BulkOutcome[] = [];
+          for (const item of batch) {
+            try {
+              results.push(...(await writeBatch([item], actor)));
+            } catch (err) {
+              results.push({ name: item.name, ok: false, error: err });
+            }
+          }
+          return results;
+        }
+      },
+      // SQLite answers synchronously, so without a turn of the event loop between
+      // batches a Ctrl-C (or any timer) would wait for the whole import. setImmediate
+      // runs after the loop's poll phase (where signals arrive) without a timer's
+      // 1 ms minimum per batch.
+      pause: (): Promise<void> => new Promise((r) => setImmediate(r)),
+      // One drain for the whole import: local listeners see the burst at once.
+      end: (): Promise<void> => feed.poke(),
+    };
+  }
 }
 
 export type BulkImport = ReturnType<typeof createBulkImport>;
