@@ -140,9 +140,9 @@ export interface Dialect {
     /**
      * `ROW_NUMBER() OVER (ORDER BY <the order its input already has>)` streams: no sort,
      * and a LIMIT above it stops the walk (PostgreSQL). A bounded scan then finds its
-     * page and where it stopped in one walk (prompt-list.ts). SQLite sorts a window
-     * function's rows in a temp B-tree (and copies each into an ephemeral table), which
-     * made that one statement slower than its two (bench/history.md 22, 32).
+     * page and where it stopped in one walk (prompt-list.ts). SQLite runs the window
+     * function as a co-routine and orders the statement's rows again in a temp B-tree,
+     * which made that one statement slower than its two (bench/history.md 22, 32).
      */
     streamingRowNumber: boolean;
   };
