@@ -88,6 +88,15 @@ export type PromptStatus = 'pending' | 'inactive' | 'archived';
 export interface PromptListPage {
   rows: { summary: PromptSummary; key: PromptListKey }[];
   stoppedAfter?: { name: string; key: PromptListKey };
+  /** With list()'s `count`, when the page came back full: count(filter, count). */
+  counted?: { n: number; partial: boolean };
+}
+
+/** count()'s options: see PromptRepository.count. */
+export interface PromptCountOptions {
+  upTo?: number;
+  scanLimit?: number;
+  sort?: PromptSort;
 }
 
 export interface PromptListFilter {
@@ -121,16 +130,18 @@ export interface PromptRepository {
    * One page in the sort's order, each with the key the next page continues after. With
    * `scanLimit`, a q= that no index serves reads at most that many prompts (in the sort's
    * order, after `after`): when they hold fewer than `limit` matches and more prompts
-   * follow, `stoppedAfter` is the last prompt read, where the search continues.
+   * follow, `stoppedAfter` is the last prompt read, where the search continues. With
+   * `count`, a page that comes back full (`limit` rows) also brings `counted`, the
+   * count(filter, count) a caller would ask for next, read alongside the page's summaries.
    */
-  list(filter: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number }): Promise<PromptListPage>;
+  list(filter: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number; count?: PromptCountOptions }): Promise<PromptListPage>;
   /**
    * How many prompts match the filter (the same WHERE as list()). With `upTo`, counting
    * stops there (at most upTo); with `scanLimit`, a q= that no index serves counts the
    * matches among the first that many prompts in the `sort` order only. `partial`:
    * either bound was reached.
    */
-  count(filter: PromptListFilter, opts?: { upTo?: number; scanLimit?: number; sort?: PromptSort }): Promise<{ n: number; partial: boolean }>;
+  count(filter: PromptListFilter, opts?: PromptCountOptions): Promise<{ n: number; partial: boolean }>;
   listVersions(head: PromptHead, opts: { before?: number; limit: number }): Promise<VersionSummary[]>;
   /** Prompts whose latest version is stored (a prompt mid-creation by another writer is absent). */
   states(names: string[], opts?: { history?: boolean }): Promise<Map<string, PromptState>>;

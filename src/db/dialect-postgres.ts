@@ -205,5 +205,6 @@ export const postgresDialect: Dialect = {
     jsonText: '::text',
     noIndex: (expr: string) => expr,
     writableCte: true,
+    streamingRowNumber: true,
   },
 };

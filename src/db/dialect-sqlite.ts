@@ -209,5 +209,6 @@ export const sqliteDialect: Dialect = {
     jsonText: '',
     noIndex: (expr: string) => `+${expr}`,
     writableCte: false,
+    streamingRowNumber: false,
   },
 };

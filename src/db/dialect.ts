@@ -137,6 +137,14 @@ export interface Dialect {
      * SQLite has none, and runs its statements on the connection directly instead.
      */
     writableCte: boolean;
+    /**
+     * `ROW_NUMBER() OVER (ORDER BY <the order its input already has>)` streams: no sort,
+     * and a LIMIT above it stops the walk (PostgreSQL). A bounded scan then finds its
+     * page and where it stopped in one walk (prompt-list.ts). SQLite runs the window
+     * function as a co-routine and orders the statement's rows again in a temp B-tree,
+     * which made that one statement slower than its two (bench/history.md 22, 32).
+     */
+    streamingRowNumber: boolean;
   };
 }
 

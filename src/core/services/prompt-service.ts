@@ -187,14 +187,16 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
       // frequent query reads every prompt's text (issue 21), "1,000+" does not.
       const upTo = filter.q ? SEARCH_TOTAL_CAP + 1 : undefined;
       const scanLimit = filter.q ? searchScanLimit : undefined;
-      const count = () => read.prompts.count(filter, { upTo, scanLimit, sort });
-      const listed = (a?: PromptListKey) => read.prompts.list(filter, { sort, after: a, limit: limit + 1, scanLimit });
+      const counting = { upTo, scanLimit, sort };
+      const count = () => read.prompts.count(filter, counting);
       // A first page with room to spare holds every match it read: its length is the
       // total (a lower bound when the scan stopped early), and the count (a second scan
-      // of the same rows, the slow half of a rare q=) is skipped.
+      // of the same rows, the slow half of a rare q=) is skipped. A full first page is
+      // counted by the repository while it reads the page's summaries (`counted`).
       const [listing, counted] = after
-        ? await Promise.all([listed(after), count()])
-        : await listed().then(async (r) => [r, r.rows.length <= limit ? { n: r.rows.length, partial: r.stoppedAfter !== undefined } : await count()] as const);
+        ? await Promise.all([read.prompts.list(filter, { sort, after, limit: limit + 1, scanLimit }), count()])
+        : await read.prompts.list(filter, { sort, limit: limit + 1, scanLimit, count: counting })
+          .then(async (r) => [r, r.rows.length <= limit ? { n: r.rows.length, partial: r.stoppedAfter !== undefined } : (r.counted ?? (await count()))] as const);
       const { rows, stoppedAfter } = listing;
       const page = rows.slice(0, limit);
       const totalIsLowerBound = counted.partial;

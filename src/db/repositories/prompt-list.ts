@@ -11,7 +11,6 @@ import type { PromptListFilter, PromptListKey, PromptListPage, PromptSort } from
 import { containsPattern } from './prompt-search.js';
 import { PRODUCTION } from './labels-repo.js';
 import { parseTags } from './prompts-repo.js';
-import { usageRepository } from './usage-repo.js';
 
 /**
  * A q= whose text index yields at most this many candidate prompts is looked up through
@@ -101,15 +100,18 @@ const windowColumns = (f: PromptListFilter, sort: PromptSort) =>
 const scanned = (d: Dialect, f: PromptListFilter, scanLimit?: number) =>
   f.q && scanLimit !== undefined && !d.searchIndexed(f.q.toLowerCase()) ? f.q : undefined;
 
+/** The last row a bounded scan read (its id; with its sort keys when the query had them at hand). */
+export type ScanStop = { id: number; name?: string; updatedAt?: Date };
+
 /**
  * Ids of one page, in order. A bounded scan (q= with no index, `scanLimit`) reads the
  * first scanLimit rows of the window (the filters and cursor without q) and keeps those
- * matching; when fewer than `limit` match and more rows follow, `stoppedAfter` is the id
- * of the last row read.
+ * matching; when fewer than `limit` match and more rows follow, `stoppedAfter` is the
+ * last row read.
  */
 export async function promptPageIds(
   tx: Tx, d: Dialect, f: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number },
-): Promise<{ ids: number[]; stoppedAfter?: number }> {
+): Promise<{ ids: number[]; stoppedAfter?: ScanStop }> {
   const q = scanned(d, f, opts.scanLimit);
   if (q === undefined) {
     const w = where(d, f, opts.after, await searchPlan(tx, d, f));
@@ -117,6 +119,7 @@ export async function promptPageIds(
     return { ids: rows.map((r) => Number(r.id)) };
   }
   const window = where(d, { ...f, q: undefined }, opts.after, 'like-only');
+  if (d.sql.streamingRowNumber) return scanInOneWalk(tx, f, window, q, { ...opts, scanLimit: opts.scanLimit! });
   const base = Prisma.sql`SELECT ${windowColumns(f, opts.sort)} FROM ${from(f, opts.sort)} WHERE ${window} ORDER BY ${ORDER[opts.sort]}`;
   const rows = await tx.$queryRaw<{ id: number }[]>(
     Prisma.sql`SELECT p."id" AS "id" FROM (${base} LIMIT ${opts.scanLimit}) p WHERE ${likeQ(q)} ORDER BY ${ORDER[opts.sort]} LIMIT ${opts.limit}`,
@@ -130,7 +133,35 @@ export async function promptPageIds(
   const [last, next] = await tx.$queryRaw<{ id: number }[]>(
     Prisma.sql`SELECT p."id" AS "id" FROM (${base} LIMIT ${opts.scanLimit! + 1}) p ORDER BY ${ORDER[opts.sort]} LIMIT 2 OFFSET ${opts.scanLimit! - 1}`,
   );
-  return last && next ? { ids, stoppedAfter: Number(last.id) } : { ids };
+  return last && next ? { ids, stoppedAfter: { id: Number(last.id) } } : { ids };
+}
+
+/**
+ * A bounded scan's page and where it stopped in one walk of the window (dialects whose
+ * ROW_NUMBER streams, Dialect.sql.streamingRowNumber): the window's first scanLimit + 1
+ * rows in the sort's order, each with whether it matches and its position; kept are the
+ * matches among the first scanLimit and the rows at scanLimit and scanLimit + 1, in
+ * order, at most limit + 2 of them. The same rows as the two statements above (the page,
+ * then the scanLimit-th row and whether one follows), read once instead of twice, and
+ * the stop row's sort keys come with it (no lookup of its key afterwards). A frequent q
+ * stops after its page: the outer LIMIT stops the walk, as the page query's does.
+ */
+async function scanInOneWalk(
+  tx: Tx, f: PromptListFilter, window: Prisma.Sql, q: string, opts: { sort: PromptSort; limit: number; scanLimit: number },
+): Promise<{ ids: number[]; stoppedAfter?: ScanStop }> {
+  const { sort, limit, scanLimit } = opts;
+  const keys = needsLastUsed(f, sort) ? Prisma.sql`p."id", p."name", p."updatedAt", p."lastUsedAt"` : Prisma.sql`p."id", p."name", p."updatedAt"`;
+  const rows = await tx.$queryRaw<{ id: number; name: string; updatedAt: Date | string; hit: boolean; n: number | bigint }[]>(Prisma.sql`
+    SELECT p."id" AS "id", p."name" AS "name", p."updatedAt" AS "updatedAt", p."hit" AS "hit", p."n" AS "n" FROM (
+      SELECT ${keys}, p."hit", ROW_NUMBER() OVER (ORDER BY ${ORDER[sort]}) AS "n" FROM (
+        SELECT ${keys}, ${likeQ(q)} AS "hit" FROM ${from(f, sort)} WHERE ${window} ORDER BY ${ORDER[sort]} LIMIT ${scanLimit + 1}
+      ) p
+    ) p WHERE (p."hit" AND p."n" <= ${scanLimit}) OR p."n" >= ${scanLimit} ORDER BY ${ORDER[sort]} LIMIT ${limit + 2}`);
+  const ids = rows.filter((r) => r.hit && Number(r.n) <= scanLimit).slice(0, limit).map((r) => Number(r.id));
+  if (ids.length >= limit) return { ids };
+  const last = rows.find((r) => Number(r.n) === scanLimit);
+  const next = rows.some((r) => Number(r.n) === scanLimit + 1);
+  return last && next ? { ids, stoppedAfter: { id: Number(last.id), name: last.name, updatedAt: new Date(last.updatedAt) } } : { ids };
 }
 
 /**
@@ -174,31 +205,34 @@ export const keyOf = (sort: PromptSort, p: { id: number; name: string; updatedAt
 type SummaryRow = {
   id: number; name: string; archived: boolean | number; latestVersion: number; updatedAt: Date; tags: string;
   deletedAt: Date | null; deletedBy: string | null; activeVersion: number | null; title: string | null; description: string | null;
+  lastUsedAt: Date | string | null;
 };
 
 /**
  * The summaries of one page's prompts, in the order of `ids`: the prompt, its active
  * version's number and its latest version's title and description in one query (it was
  * three through Prisma: the prompts, their active versions, their latest versions, each
- * a round trip and a pass of Prisma's result mapping), then when each was last served.
+ * a round trip and a pass of Prisma's result mapping), with when each was last served
+ * (one probe of the (prompt, lastAt) index per prompt, as WITH_LAST_USED does; it was a
+ * fourth query, a grouped read of the page's usage rows).
  */
 export async function pageSummaries(tx: Tx, ids: number[], sort: PromptSort): Promise<PromptListPage['rows']> {
   if (!ids.length) return [];
   const rows = await tx.$queryRaw<SummaryRow[]>(Prisma.sql`
     SELECT p."id" AS "id", p."name" AS "name", p."archived" AS "archived", p."latestVersion" AS "latestVersion", p."updatedAt" AS "updatedAt",
       p."tags" AS "tags", p."deletedAt" AS "deletedAt", p."deletedBy" AS "deletedBy",
-      av."number" AS "activeVersion", lv."title" AS "title", lv."description" AS "description"
+      av."number" AS "activeVersion", lv."title" AS "title", lv."description" AS "description",
+      (SELECT MAX(b."lastAt") FROM "UsageBucket" b WHERE b."prompt" = p."name") AS "lastUsedAt"
     FROM "Prompt" p
     LEFT JOIN "PromptVersion" av ON av."id" = p."activeVersionId"
     LEFT JOIN "PromptVersion" lv ON lv."promptId" = p."id" AND lv."number" = p."latestVersion"
     WHERE p."id" IN (${Prisma.join(ids)})`);
-  const lastUsed = await usageRepository(tx).lastServed(rows.map((r) => r.name));
   const byId = new Map(rows.map((r) => [Number(r.id), r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);
     if (!r) return [];
     const updatedAt = new Date(r.updatedAt);
-    const lastUsedAt = lastUsed.get(r.name) ?? null;
+    const lastUsedAt = r.lastUsedAt === null ? null : new Date(r.lastUsedAt);
     const summary = {
       name: r.name,
       title: r.title ?? null,

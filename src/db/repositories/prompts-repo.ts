@@ -1,13 +1,13 @@
 // Prompt, version, argument, message and binding rows ↔ domain objects.
 import { Prisma, type Tx } from '../prisma.js';
-import { countPrompts, keyOf, pageSummaries, promptPageIds } from './prompt-list.js';
+import { countPrompts, keyOf, pageSummaries, promptPageIds, type ScanStop } from './prompt-list.js';
 import { usageRepository } from './usage-repo.js';
 import { refreshSearchText, renamedSearchText, searchTextOf } from './prompt-search.js';
 import type { Dialect } from '../dialect.js';
 import { chunks, hasPair, insertRows, pairsWhere } from './bulk-sql.js';
 import type { Argument, Content, Message, PromptDetail, PromptSummary, Version, VersionSummary } from '../../core/types.js';
 import type { TestCase, VersionInput } from '../../core/schemas.js';
-import type { NewChangeEvent, NewVersion, PromptHead, PromptListFilter, PromptListKey, PromptListPage, PromptRepository, PromptSort, PromptState } from '../../core/ports.js';
+import type { NewChangeEvent, NewVersion, PromptHead, PromptListFilter, PromptListKey, PromptCountOptions, PromptListPage, PromptRepository, PromptSort, PromptState } from '../../core/ports.js';
 import { isUriTemplate } from '../../core/uri-template.js';
 import { prismaSql, type RawSql } from '../raw-sql.js';
 import { EVENT_COLUMNS, eventRow } from './events-repo.js';
@@ -194,13 +194,31 @@ export async function findVersion(tx: Tx, name: string, number: number): Promise
   return v ? toVersion(v as VersionRow) : null;
 }
 
-/** One page of the admin list: ids from the shared WHERE (prompt-list.ts), then their summaries in that order. */
+/**
+ * One page of the admin list: ids from the shared WHERE (prompt-list.ts), then their
+ * summaries in that order. With `count`, a full page (`limit` rows) is counted too, at
+ * the same time as its summaries are read (countPrompts; the caller would count it next).
+ */
 export async function listPromptSummaries(
-  tx: Tx, d: Dialect, f: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number },
+  tx: Tx, d: Dialect, f: PromptListFilter,
+  opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number; count?: PromptCountOptions },
 ): Promise<PromptListPage> {
   const { ids, stoppedAfter } = await promptPageIds(tx, d, f, opts);
-  const stopped = stoppedAfter === undefined ? undefined : await listKeyOf(tx, stoppedAfter, opts.sort);
-  return { rows: await pageSummaries(tx, ids, opts.sort), ...(stopped ? { stoppedAfter: stopped } : {}) };
+  const [rows, stopped, counted] = await Promise.all([
+    pageSummaries(tx, ids, opts.sort),
+    stoppedAfter === undefined ? undefined : stopKeyOf(tx, stoppedAfter, opts.sort),
+    opts.count && ids.length >= opts.limit ? countPrompts(tx, d, f, opts.count) : undefined,
+  ]);
+  return { rows, ...(stopped ? { stoppedAfter: stopped } : {}), ...(counted ? { counted } : {}) };
+}
+
+/** Where a list in this sort order continues after the last row a bounded scan read. */
+async function stopKeyOf(tx: Tx, stop: ScanStop, sort: PromptSort): Promise<PromptListPage['stoppedAfter']> {
+  // The scan had its sort keys at hand (the one-walk scan); lastUsed needs the usage rows.
+  if (stop.name !== undefined && stop.updatedAt !== undefined && sort !== 'lastUsed') {
+    return { name: stop.name, key: keyOf(sort, { id: stop.id, name: stop.name, updatedAt: stop.updatedAt }, null) };
+  }
+  return listKeyOf(tx, stop.id, sort);
 }
 
 /** Where a list in this sort order continues after prompt `id`. */
