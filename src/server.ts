@@ -107,7 +107,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const applied = await migrateDatabase(opts.databaseUrl);
   if (applied.length) logger.info({ applied }, 'applied migrations');
   const store = await openStore(opts.databaseUrl);
-  const { db } = store;
   const allowPrivate = allowPrivateWebhooks({ allowPrivateWebhooks: opts.webhooks?.allowPrivate });
   let core: Core;
   try {
@@ -128,13 +127,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 }
 
 async function listen(opts: ServerOptions, core: Core, store: DbStore, logger: Logger, host: string, allowPrivate: boolean): Promise<RunningServer> {
-  const { db } = store;
   if (!isLoopbackHost(host) && !(await hasMcpAuthentication(opts, core))) {
     if (!opts.allowUnauthenticatedMcp) throw new UnauthenticatedMcpError(host);
     logger.warn({ host }, 'WARNING: MCP is served WITHOUT AUTHENTICATION on a non-loopback interface (--allow-unauthenticated-mcp): anyone who can reach this port reads every served prompt and resource');
     process.stderr.write(`\npromptd: WARNING: MCP on ${host} needs NO authentication (--allow-unauthenticated-mcp). Anyone who can reach the port reads every served prompt.\n\n`);
   }
-  if (opts.seed ?? db.dialect.seedsEmptyDatabase) {
+  if (opts.seed ?? store.seedsByDefault) {
     const seeded = await seedIfEmpty(core);
     if (seeded) logger.info({ prompts: seeded }, 'loaded the seed library into the empty database');
   }
@@ -161,7 +159,6 @@ async function listen(opts: ServerOptions, core: Core, store: DbStore, logger: L
 async function listenHttp(
   opts: ServerOptions, core: Core, store: DbStore, logger: Logger, host: string, dispatcher: ReturnType<typeof createWebhookDispatcher>,
 ): Promise<RunningServer> {
-  const { db } = store;
 
   // One throw-away MCP server: fails now, not on the first MCP request, if the SDK
   // internals src/mcp/server.ts patches have moved.
@@ -240,7 +237,7 @@ async function listenHttp(
   httpServer.requestTimeout = timeouts.requestMs;
   httpServer.keepAliveTimeout = timeouts.keepAliveMs;
   const url = listeningUrl();
-  logger.info({ url, database: db.provider }, 'promptd listening');
+  logger.info({ url, database: store.kind }, 'promptd listening');
 
   let closing: Promise<void> | undefined;
   return {

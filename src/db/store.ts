@@ -38,6 +38,8 @@ export function repositories(tx: Tx, dialect: Dialect, sql: RawSql = prismaSql(t
 export interface DbStore extends Store {
   /** The database behind the store: for the composition roots, tests and benchmarks, never the core. */
   readonly db: Db;
+  /** Whether `serve` loads seed/ into an empty database unless told otherwise (SQLite, the local default). */
+  readonly seedsByDefault: boolean;
 }
 
 export function createStore(db: Db, opts: WriteTxOptions & { readOnly?: boolean } = {}): DbStore {
@@ -45,6 +47,7 @@ export function createStore(db: Db, opts: WriteTxOptions & { readOnly?: boolean 
   const read = repositories(db.prisma, db.dialect, undefined, db.feedSql);
   return {
     db,
+    seedsByDefault: db.dialect.seedsEmptyDatabase,
     kind: db.provider,
     displayUrl: db.dialect.displayUrl(db.url),
     readOnly: Boolean(opts.readOnly),
