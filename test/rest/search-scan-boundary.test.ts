@@ -13,6 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrateDatabase } from '../../src/db/create-db.js';
 import { actor, coreOn, tempDbUrl, type TestCore } from '../helpers/db.js';
 import { makeClient, TOKEN } from '../helpers/http.js';
+import { promptPage, type PromptPage } from '../helpers/prompt-pages.js';
 
 const SCAN = 5;
 const N = 23;
@@ -45,19 +46,14 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => core.close());
 
-type PageBody = { items: { name: string }[]; nextCursor: string | null; total: number; totalIsLowerBound: boolean; searchIncomplete: boolean; searchedThrough: string | null };
-const list = async (query: string): Promise<PageBody> => {
-  const res = await call('GET', `/prompts${query}`);
-  expect(res.status, await res.clone().text()).toBe(200);
-  return res.json();
-};
+const list = (query: string) => promptPage(call, query);
 
 /** What each page of `q` should be, from the window's order (the same list without q). */
 function model(order: string[], q: string, limit: number) {
   const hits = new Set(MARKS[q]!.map(name));
   const head = order.slice(0, SCAN + 1);
   const firstCount = { n: head.filter((n) => hits.has(n)).length, partial: order.length > SCAN };
-  const pages: ({ names: string[]; more: boolean } & Pick<PageBody, 'total' | 'totalIsLowerBound' | 'searchIncomplete' | 'searchedThrough'>)[] = [];
+  const pages: ({ names: string[]; more: boolean } & Pick<PromptPage, 'total' | 'totalIsLowerBound' | 'searchIncomplete' | 'searchedThrough'>)[] = [];
   for (let at = 0, first = true; ; first = false) {
     const read = order.slice(at, at + SCAN);
     const found = read.filter((n) => hits.has(n));
@@ -82,11 +78,11 @@ for (const sort of ['name', 'updated', 'lastUsed'] as const) {
       for (const q of Object.keys(MARKS)) {
         for (const limit of [1, 2, 3, 50]) {
           const want = model(order, q, limit);
-          const got: PageBody[] = [await list(`${base}&q=${encodeURIComponent(q)}&limit=${limit}`)];
+          const got: PromptPage[] = [await list(`${base}&q=${encodeURIComponent(q)}&limit=${limit}`)];
           while (got.at(-1)!.nextCursor && got.length <= want.length) {
             got.push(await list(`${base}&q=${encodeURIComponent(q)}&limit=${limit}&cursor=${encodeURIComponent(got.at(-1)!.nextCursor!)}`));
           }
-          const shape = (p: PageBody) => ({ names: p.items.map((i) => i.name), more: p.nextCursor !== null, total: p.total, totalIsLowerBound: p.totalIsLowerBound, searchIncomplete: p.searchIncomplete, searchedThrough: p.searchedThrough });
+          const shape = (p: PromptPage) => ({ names: p.items.map((i) => i.name), more: p.nextCursor !== null, total: p.total, totalIsLowerBound: p.totalIsLowerBound, searchIncomplete: p.searchIncomplete, searchedThrough: p.searchedThrough });
           expect(got.map(shape), `q=${q} limit=${limit}`).toEqual(want);
         }
       }

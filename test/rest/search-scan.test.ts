@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrateDatabase } from '../../src/db/create-db.js';
 import { actor, coreOn, tempDbUrl, type TestCore } from '../helpers/db.js';
 import { makeClient, TOKEN } from '../helpers/http.js';
+import { promptPage, type PromptPage } from '../helpers/prompt-pages.js';
 
 let core: TestCore;
 let call: ReturnType<typeof makeClient>['call'];
@@ -31,14 +32,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => core.close());
 
-type PageBody = { items: { name: string }[]; nextCursor: string | null; total: number; totalIsLowerBound: boolean; searchIncomplete: boolean; searchedThrough: string | null };
-const list = async (query: string): Promise<PageBody> => {
-  const res = await call('GET', `/prompts${query}`);
-  expect(res.status, await res.clone().text()).toBe(200);
-  return res.json();
-};
+const list = (query: string) => promptPage(call, query);
 /** Every page of a query, following nextCursor. */
-async function walk(query: string): Promise<PageBody[]> {
+async function walk(query: string): Promise<PromptPage[]> {
   const pages = [await list(query)];
   while (pages.at(-1)!.nextCursor) pages.push(await list(`${query}&cursor=${encodeURIComponent(pages.at(-1)!.nextCursor!)}`));
   return pages;
