@@ -1,33 +1,16 @@
 // CPU per core.prompts.list call (node's process CPU, and for PostgreSQL the backends'
 // utime+stime from /proc) on a kept 100k fixture (bench/search-fixture.ts), for A/B runs
-// of two builds on a shared machine: node bench/list-cpu-ab.mjs <dist dir> <url> <runs> [cases,…]
+// of two builds on a shared machine: node bench/list-cpu-ab.mjs <dist dir> <url> <runs> [case names of bench/lib/list-cases.mjs,…]
 // Columns: case | node CPU ms per call | backend CPU ms per call | median wall | slowest | page signature.
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { caseOptions, pickCases } from './lib/list-cases.mjs';
 const [dist, url, runsArg, only] = process.argv.slice(2);
 const RUNS = Number(runsArg ?? 20);
 const { openStore } = await import(`${dist}/db/store.js`);
 const { createCore } = await import(`${dist}/core/index.js`);
 
-const CASES = [
-  ['no filter', {}],
-  ['status=pending', { status: 'pending' }],
-  ['status=pending, sort=updated', { status: 'pending', sort: 'updated' }],
-  ['status=inactive', { status: 'inactive' }],
-  ['label=production', { label: 'production' }],
-  ['label=production, sort=updated', { label: 'production', sort: 'updated' }],
-  ['q=rare', { q: 'checklist number 4242' }],
-  ['q=common', { q: 'severity' }],
-  ['q=zq', { q: 'zq' }],
-  ['q=Z', { q: 'Z' }],
-  ['q=Ev', { q: 'Ev' }],
-  ['q=e', { q: 'e' }],
-  ['q=42', { q: '42' }],
-  ['q=#7 updated', { q: '#7', sort: 'updated' }],
-  ['q=zq updated', { q: 'zq', sort: 'updated' }],
-  ['q=Z production', { q: 'Z', label: 'production' }],
-  ['q=zq next', { q: 'zq', next: true }],
-].filter(([n]) => !only || only.split(',').includes(n));
+const CASES = pickCases(only);
 
 const isPg = url.startsWith('postgres');
 let admin;
@@ -54,9 +37,7 @@ const core = await createCore({ store, purgeIntervalMs: 0 });
 await core.catalog.ready();
 const out = [];
 for (const [name, given] of CASES) {
-  const opts = { ...given };
-  delete opts.next;
-  if (given.next) opts.cursor = (await core.prompts.list({ ...opts, limit: 50 })).nextCursor ?? undefined;
+  const opts = await caseOptions(core, given);
   let sig = '';
   for (let w = 0; w < 3; w++) {
     const p = await core.prompts.list({ ...opts, limit: 50 });

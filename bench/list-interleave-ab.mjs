@@ -1,9 +1,10 @@
 // Wall time of core.prompts.list for two builds on one kept 100k fixture (bench/search-fixture.ts),
 // alternated call by call in one process, so both see the same machine load at each moment
 // (runs of bench/prompt-search.ts minutes apart differed by 2x at load 4-13: history.md 32).
-// node bench/list-interleave-ab.mjs <url> <runs> <base dist dir> <branch dist dir>
+// node bench/list-interleave-ab.mjs <url> <runs> <base dist dir> <branch dist dir> [case names of bench/lib/list-cases.mjs,…]
 // Columns: case | base median · p90 · max ms | branch median · p90 · max ms.
-const [url, runsArg, baseDist, branchDist] = process.argv.slice(2);
+import { caseOptions, pickCases } from './lib/list-cases.mjs';
+const [url, runsArg, baseDist, branchDist, only] = process.argv.slice(2);
 const R = Number(runsArg ?? 60);
 const sides = {};
 for (const [n, dist] of [['base', baseDist], ['branch', branchDist]]) {
@@ -14,23 +15,14 @@ for (const [n, dist] of [['base', baseDist], ['branch', branchDist]]) {
   await core.catalog.ready();
   sides[n] = core;
 }
-const CASES = [
-  ['q=rare upd', { q: 'checklist number 4242', sort: 'updated' }],
-  ['q=zq', { q: 'zq' }],
-  ['q=Z', { q: 'Z' }],
-  ['q=42', { q: '42' }],
-  ['q=#7 upd', { q: '#7', sort: 'updated' }],
-  ['q=zq upd', { q: 'zq', sort: 'updated' }],
-  ['q=Z prod', { q: 'Z', label: 'production' }],
-  ['q=zq next', { q: 'zq', next: true }],
-];
+// The short and rare searches section 32 of bench/history.md worked on, unless named.
+const CASES = pickCases(only ?? ['q=rare, sort=updated', 'q=absent, 2 chars', 'q=absent, 1 char', 'q=some (4%), 2 chars', 'q=rare, 2 chars, sort=updated', 'q=absent, 2 chars, sort=updated', 'q=absent, 1 char, label=production', 'q=absent, 2 chars, next page (cursor)'].join(','));
 const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const pct = (a, p) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(a.length * p))];
 for (const [name, given] of CASES) {
   const opts = {};
   for (const [n, core] of Object.entries(sides)) {
-    const o = { ...given }; delete o.next;
-    if (given.next) o.cursor = (await core.prompts.list({ ...o, limit: 50 })).nextCursor;
+    const o = await caseOptions(core, given);
     opts[n] = o;
     for (let w = 0; w < 3; w++) await core.prompts.list({ ...o, limit: 50 });
   }

@@ -16,31 +16,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { connectMcpServer, createMcpServer } from '../src/mcp/server.js';
 import { percentile } from './lib/stats.js';
+import { LIST_CASES, caseOptions } from './lib/list-cases.mjs';
 
 const N = Number(process.argv[2] ?? 100_000);
 const RUNS = Number(process.argv[3] ?? 7);
-/** Stands for the first page's nextCursor: the case measures the page after it. */
-const NEXT = '(next)';
-const CASES: [string, Parameters<Awaited<ReturnType<typeof createCore>>['prompts']['list']>[0]][] = [
-  ['no filter, sort=name', {}],
-  ['no filter, sort=updated', { sort: 'updated' }],
-  ['status=pending', { status: 'pending' }],
-  ['status=inactive', { status: 'inactive' }],
-  ['label=production', { label: 'production' }],
-  ['q=rare (description, 11 hits)', { q: 'checklist number 4242' }],
-  ['q=rare, sort=updated', { q: 'checklist number 4242', sort: 'updated' }],
-  ['q=common (template text, every prompt)', { q: 'severity' }],
-  ['q=absent (no hits)', { q: 'zqxj' }],
-  ['q=absent, 2 chars', { q: 'zq' }],
-  ['q=absent, 1 char', { q: 'Z' }],
-  ['q=common, 2 chars', { q: 'Ev' }],
-  ['q=common, 1 char', { q: 'e' }],
-  ['q=some (4%), 2 chars', { q: '42' }],
-  ['q=rare, 2 chars, sort=updated', { q: '#7', sort: 'updated' }],
-  ['q=absent, 2 chars, sort=updated', { q: 'zq', sort: 'updated' }],
-  ['q=absent, 1 char, label=production', { q: 'Z', label: 'production' }],
-  ['q=absent, 2 chars, next page (cursor)', { q: 'zq', cursor: NEXT }],
-];
 
 async function measure(kind: string, url: string) {
   const store = await openStore(url);
@@ -49,8 +28,8 @@ async function measure(kind: string, url: string) {
   // cases measured that load too (a "no filter" page at 20-25 ms of CPU instead of 8-9).
   await core.catalog.ready();
   const rows: string[] = [];
-  for (const [what, given] of CASES) {
-    const opts = given.cursor === NEXT ? { ...given, cursor: (await core.prompts.list({ ...given, cursor: undefined, limit: 50 })).nextCursor ?? undefined } : given;
+  for (const [what, given] of LIST_CASES) {
+    const opts = await caseOptions(core, given);
     await core.prompts.list({ ...opts, limit: 50 }); // warm
     const times: number[] = [];
     let total = '';
