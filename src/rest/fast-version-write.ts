@@ -91,15 +91,16 @@ const contextFor = (path: string) => ({ req: { path } }) as unknown as Context;
 export function createFastVersionWrite(d: FastVersionWriteDeps, next: (req: IncomingMessage, res: ServerResponse) => unknown) {
   /** Requests answered here, and those handed to the app after reading their body (tests, benchmarks). */
   const stats = { answered: 0, handedOn: 0 };
-  const send = (res: ServerResponse, status: number, headers: Record<string, string>, text: string) => {
-    for (const [k, v] of d.securityHeaders) headers[k] = v;
+  const send = (res: ServerResponse, status: number, headers: Record<string, string>, text: string, secure = true) => {
+    if (secure) for (const [k, v] of d.securityHeaders) headers[k] = v;
     headers['content-length'] = String(Buffer.byteLength(text));
     res.writeHead(status, headers).end(text);
   };
-  const sendResponse = async (res: ServerResponse, r: Response) => {
+  /** `secure`: add the admin security headers (an answer built here; the app's own has them). */
+  const sendResponse = async (res: ServerResponse, r: Response, secure = true) => {
     const headers: Record<string, string> = {};
     r.headers.forEach((v, k) => (headers[k] = v));
-    send(res, r.status, headers, await r.text());
+    send(res, r.status, headers, await r.text(), secure);
   };
   // The app with the body already read: its own answer, whatever it is.
   const slow = async (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
@@ -107,12 +108,7 @@ export function createFastVersionWrite(d: FastVersionWriteDeps, next: (req: Inco
     const headers = new Headers();
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
     const url = `http://${one(req.headers.host) ?? 'localhost'}${req.url}`;
-    const r = await d.fetch(new Request(url, { method: 'POST', headers, body: Uint8Array.from(body) }), { incoming: req, outgoing: res });
-    const out: Record<string, string> = {};
-    r.headers.forEach((v, k) => (out[k] = v));
-    const text = await r.text();
-    out['content-length'] = String(Buffer.byteLength(text));
-    res.writeHead(r.status, out).end(text);
+    await sendResponse(res, await d.fetch(new Request(url, { method: 'POST', headers, body: Uint8Array.from(body) }), { incoming: req, outgoing: res }), false);
   };
 
   async function serve(req: IncomingMessage, res: ServerResponse, rawName: string): Promise<void> {
