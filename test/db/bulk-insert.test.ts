@@ -49,15 +49,15 @@ describe('insertRows', () => {
       i % 5 === 0 ? null : awkward[i % awkward.length]!.repeat(1 + (i % 3)),
       i % 5 === 0 ? Buffer.from([0, i % 256, 255, 92, 34]) : null,
       i % 5 === 0 ? 'image/png' : null, i % 7 === 0 ? '{"audience":["user"]}' : null,
-      null, null, i % 11 === 0 ? i : null, null,
+      null, null, i % 11 === 0 ? i : null, null, i % 13 === 0,
     ]);
     const returned = await insert<{ id: number; versionId: number; position: number }>('PromptMessage', MESSAGE_COLUMNS, rows, ['id', 'versionId', 'position']);
     expect(returned.map((r) => Number(r.position)).sort((a, b) => a - b)).toEqual(rows.map((_, i) => i));
     const stored = await core.db.prisma.promptMessage.findMany({ where: { versionId: v.id }, orderBy: { id: 'asc' } });
     expect(stored.map((m) => m.position)).toEqual(rows.map((_, i) => i));
     expect(new Map(returned.map((r) => [Number(r.position), Number(r.id)]))).toEqual(new Map(stored.map((m) => [m.position, m.id])));
-    expect(stored.map((m) => [m.role, m.type, m.text, m.data ? [...m.data] : null, m.mimeType, m.annotations, m.includeVersion])).toEqual(
-      rows.map((r) => [r[2], r[3], r[4], r[5] ? [...(r[5] as Buffer)] : null, r[6], r[7], r[10]]),
+    expect(stored.map((m) => [m.role, m.type, m.text, m.data ? [...m.data] : null, m.mimeType, m.annotations, m.includeVersion, m.mayInclude])).toEqual(
+      rows.map((r) => [r[2], r[3], r[4], r[5] ? [...(r[5] as Buffer)] : null, r[6], r[7], r[10], r[12]]),
     );
   });
 

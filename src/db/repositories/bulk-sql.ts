@@ -78,7 +78,7 @@ const ARRAY_TYPES: Record<string, Record<string, string>> = {
   PromptArgument: { versionId: INT, position: INT, name: TEXT, title: TEXT, description: TEXT, required: BOOL, choices: TEXT, maxLength: INT, type: TEXT, defaultValue: TEXT },
   PromptMessage: {
     versionId: INT, position: INT, role: TEXT, type: TEXT, text: TEXT, data: BYTES, mimeType: TEXT, annotations: TEXT,
-    includePrompt: TEXT, includeLabel: TEXT, includeVersion: INT, includeArguments: TEXT,
+    includePrompt: TEXT, includeLabel: TEXT, includeVersion: INT, includeArguments: TEXT, mayInclude: BOOL,
   },
   ResourceBinding: { messageId: INT, uri: TEXT, isTemplate: BOOL, resourceId: INT, allow: TEXT },
   ImportHash: { root: TEXT, file: TEXT, hash: TEXT, deps: TEXT, promptId: INT, name: TEXT, revision: INT, stat: TEXT },

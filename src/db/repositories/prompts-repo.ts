@@ -86,6 +86,10 @@ export function toVersion(row: VersionRow): Version {
   };
 }
 
+// Text includes are always written `{{>` (core/template.ts refuses other spellings), so a
+// substring finds every text message that may include a prompt.
+const TEXT_INCLUDE = '{{>';
+
 /** Nested-create data for a version's rows. `resourceIds` maps literal URIs to stored resources. */
 export function versionCreateData(input: VersionInput, resourceIds: Map<string, number>) {
   return {
@@ -123,10 +127,11 @@ export function versionCreateData(input: VersionInput, resourceIds: Map<string, 
             includeLabel: c.label ?? null,
             includeVersion: c.version ?? null,
             includeArguments: c.arguments ? JSON.stringify(c.arguments) : null,
+            mayInclude: true,
           };
         }
         const bindingUri = 'resourceUri' in c ? c.resourceUri : 'uri' in c ? c.uri : undefined;
-        if (c.type === 'text') return { ...base, text: c.text };
+        if (c.type === 'text') return { ...base, text: c.text, mayInclude: c.text.includes(TEXT_INCLUDE) };
         if ('data' in c) return { ...base, data: Buffer.from(c.data, 'base64'), mimeType: c.mimeType };
         const templated = isUriTemplate(bindingUri!);
         return {
@@ -455,11 +460,11 @@ export function promptRepository(tx: Tx, dialect: Dialect, sql: RawSql = prismaS
       await tx.prompt.delete({ where: { id } });
     },
     async includeCandidates(name) {
-      // Text includes are always written `{{>` (core/template.ts refuses other spellings), so a substring finds them.
-      const may = { OR: [{ type: 'include', ...(name !== undefined ? { includePrompt: name } : {}) }, { type: 'text', text: { contains: '{{>' } }] };
-      // Most libraries include nothing: one scan of the messages alone says so, where the
-      // query below joins every version to its prompt and probes its messages (an import's
-      // check gate runs it once per batch over a growing table; half the time measured).
+      // mayInclude marks every include and every text holding TEXT_INCLUDE (versionCreateData).
+      const may = { mayInclude: true, ...(name !== undefined ? { OR: [{ type: 'include', includePrompt: name }, { type: 'text' }] } : {}) };
+      // Most libraries include nothing: the index on mayInclude says so, where the query
+      // below joins every version to its prompt and probes its messages (an import's check
+      // gate runs it once per batch).
       if (!(await tx.promptMessage.findFirst({ where: may, select: { id: true } }))) return [];
       const rows = await tx.promptVersion.findMany({
         where: { prompt: { deletedAt: null }, messages: { some: may } },

@@ -14,7 +14,7 @@ type MessageData = VersionData['messages']['create'][number];
 
 export const VERSION_COLUMNS = ['promptId', 'number', 'title', 'description', 'icons', 'note', 'author', 'createdAt', 'testCases'];
 export const ARGUMENT_COLUMNS = ['versionId', 'position', 'name', 'title', 'description', 'required', 'choices', 'maxLength', 'type', 'defaultValue'];
-export const MESSAGE_COLUMNS = ['versionId', 'position', 'role', 'type', 'text', 'data', 'mimeType', 'annotations', 'includePrompt', 'includeLabel', 'includeVersion', 'includeArguments'];
+export const MESSAGE_COLUMNS = ['versionId', 'position', 'role', 'type', 'text', 'data', 'mimeType', 'annotations', 'includePrompt', 'includeLabel', 'includeVersion', 'includeArguments', 'mayInclude'];
 export const BINDING_COLUMNS = ['messageId', 'uri', 'isTemplate', 'resourceId', 'allow'];
 
 export const versionRow = (v: NewVersion, d: VersionData, at: Date) => [v.promptId, v.number, d.title, d.description, d.icons, d.note, v.author, at, d.testCases];
@@ -22,9 +22,9 @@ export const versionRow = (v: NewVersion, d: VersionData, at: Date) => [v.prompt
 export const argumentRow = (a: VersionData['arguments']['create'][number]) => [a.position, a.name, a.title, a.description, a.required, a.choices, a.maxLength, a.type, a.defaultValue];
 /** A message's row after its versionId. */
 export function messageRow(m: MessageData): unknown[] {
-  const c = m as { text?: string | null; data?: Uint8Array | null; mimeType?: string | null; includePrompt?: string; includeLabel?: string | null; includeVersion?: number | null; includeArguments?: string | null };
+  const c = m as { text?: string | null; data?: Uint8Array | null; mimeType?: string | null; includePrompt?: string; includeLabel?: string | null; includeVersion?: number | null; includeArguments?: string | null; mayInclude?: boolean };
   return [m.position, m.role, m.type, c.text ?? null, c.data ?? null, c.mimeType ?? null, m.annotations,
-    c.includePrompt ?? null, c.includeLabel ?? null, c.includeVersion ?? null, c.includeArguments ?? null];
+    c.includePrompt ?? null, c.includeLabel ?? null, c.includeVersion ?? null, c.includeArguments ?? null, c.mayInclude ?? false];
 }
 export const bindingOf = (m: MessageData) => ('binding' in m && m.binding ? m.binding.create : undefined);
 
