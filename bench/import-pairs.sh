@@ -1,6 +1,6 @@
 #!/bin/bash
-# Alternates two builds' `promptd import LIB --activate --quiet` into a copy of one
-# migrated empty SQLite database (as bench/import-10k.ts times it: migration not
+# Alternates two builds' `promptd import LIB --activate --quiet` into a copy of an
+# empty SQLite database migrated by that build (as bench/import-10k.ts times it: migration not
 # included), then an unchanged re-import into the same file. Prints wall, CPU
 # (user + sys of all threads, /usr/bin/time), the main thread's CPU (bench/lib/main-thread-cpu.cjs)
 # and the load average per run, A and B alternated (A B, then B A, …).
@@ -13,7 +13,9 @@ LIB=$1; PAIRS=${2:-3}; A=$3; B=$4
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 if [ -z "${PG_ADMIN:-}" ]; then
-  node "$B/bin/promptd.js" --database-url "file:$TMP/template.db" migrate >/dev/null || exit 1
+  # One template per build, migrated by that build: a schema change (an index) must not reach the other.
+  node "$A/bin/promptd.js" --database-url "file:$TMP/template-A.db" migrate >/dev/null || exit 1
+  node "$B/bin/promptd.js" --database-url "file:$TMP/template-B.db" migrate >/dev/null || exit 1
 fi
 HERE=$(cd "$(dirname "$0")" && pwd)
 run() { # label root url
@@ -26,7 +28,7 @@ for r in $(seq 1 "$PAIRS"); do
   for who in $order; do
     ROOT=$A; [ $who = B ] && ROOT=$B
     if [ -z "${PG_ADMIN:-}" ]; then
-      rm -f "$TMP/db.db"*; cp "$TMP/template.db" "$TMP/db.db"; url="file:$TMP/db.db"
+      rm -f "$TMP/db.db"*; cp "$TMP/template-$who.db" "$TMP/db.db"; url="file:$TMP/db.db"
     else
       db=promptd_pairs_${who,,}
       psql "$PG_ADMIN/postgres" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db" >/dev/null
