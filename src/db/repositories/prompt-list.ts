@@ -33,7 +33,14 @@ async function searchPlan(tx: Tx, d: Dialect, f: PromptListFilter): Promise<Sear
 const likeQ = (q: string) => Prisma.sql`p."searchText" LIKE ${containsPattern(q)} ESCAPE '\\'`;
 
 function where(d: Dialect, f: PromptListFilter, after: PromptListKey | undefined, search: Search): Prisma.Sql {
-  const parts: Prisma.Sql[] = [f.deleted ? Prisma.sql`p."deletedAt" IS NOT NULL` : Prisma.sql`p."deletedAt" IS NULL`];
+  const candidates = f.q && search === 'indexed' ? d.searchCandidates(f.q.toLowerCase()) : undefined;
+  // An indexed q= has few candidates (MAX_CANDIDATES at most), status=inactive usually few
+  // prompts (drafts): the page comes from probing those. SQLite without statistics would
+  // rather walk the (deletedAt, name) index in order and test every live prompt (all
+  // 100,000 for a rare q), so there the deletedAt test is kept off the index.
+  const fewRows = candidates !== undefined || f.status === 'inactive';
+  const deletedAt = fewRows ? Prisma.raw(d.sql.noIndex('p."deletedAt"')) : Prisma.sql`p."deletedAt"`;
+  const parts: Prisma.Sql[] = [f.deleted ? Prisma.sql`${deletedAt} IS NOT NULL` : Prisma.sql`${deletedAt} IS NULL`];
   if (f.archived !== undefined) parts.push(f.archived ? Prisma.sql`p."archived" = ${true}` : Prisma.sql`p."archived" = ${false}`);
   if (f.status === 'inactive') parts.push(Prisma.sql`p."activeVersionId" IS NULL`);
   // Prompt.pending is kept by the write path (bumpLatest, label moves) with an index of
@@ -48,7 +55,6 @@ function where(d: Dialect, f: PromptListFilter, after: PromptListKey | undefined
   // Tags match [a-z0-9-], so `"tag"` inside the JSON text is that tag exactly.
   if (f.tags?.length) parts.push(Prisma.sql`(${Prisma.join(f.tags.map((t) => Prisma.sql`p."tags" LIKE ${`%"${t}"%`}`), ' OR ')})`);
   if (f.q) parts.push(likeQ(f.q));
-  const candidates = f.q && search === 'indexed' ? d.searchCandidates(f.q.toLowerCase()) : undefined;
   if (candidates) parts.push(Prisma.sql`p."id" IN (${candidates})`);
   if (after?.sort === 'name') parts.push(Prisma.sql`p."name" > ${after.name}`);
   if (f.unusedSince) parts.push(Prisma.sql`(p."lastUsedAt" IS NULL OR p."lastUsedAt" < ${f.unusedSince})`);
