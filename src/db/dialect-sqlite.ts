@@ -25,6 +25,9 @@ const CONNECTION_PRAGMAS = ['synchronous = NORMAL', 'foreign_keys = ON', `cache_
 // every page through the OS (pread), 2.6x the CPU of the same two statements with the
 // window cached (bench/history.md section 26). 1 MB more for the one connection.
 const READER_CACHE_KIB = 3000;
+// How often a long-running process brings the planner's statistics up to date
+// (sqlite-connections.ts `optimize`); SQLite suggests hourly to daily.
+const OPTIMIZE_EVERY_MS = 60 * 60 * 1000;
 const READER_PRAGMAS = [...CONNECTION_PRAGMAS.slice(0, -1), `cache_size = -${READER_CACHE_KIB}`];
 
 export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
@@ -141,6 +144,7 @@ export const sqliteDialect: Dialect = {
           writer: [...(readOnly ? [] : ['journal_mode = WAL']), ...CONNECTION_PRAGMAS],
           reader: READER_PRAGMAS,
         },
+        optimize: readOnly ? undefined : { everyMs: OPTIMIZE_EVERY_MS },
       },
       (w) => (writer = w),
     );
