@@ -88,8 +88,19 @@ export type PromptStatus = 'pending' | 'inactive' | 'archived';
 export interface PromptListPage {
   rows: { summary: PromptSummary; key: PromptListKey }[];
   stoppedAfter?: { name: string; key: PromptListKey };
-  /** With list()'s `count`, when the page came back full: count(filter, count). */
+  /**
+   * With list()'s `count`, when the page came back full: count(filter, count). Also when
+   * a first page's bounded scan stopped at its limit (`stoppedAfter`, no `after`): the
+   * same count, from the rows the scan read (its matches among the first scanLimit
+   * prompts, and whether the next one matches).
+   */
   counted?: { n: number; partial: boolean };
+  /**
+   * With list()'s `marker`, when the page has rows or `stoppedAfter`: changeMarker() as
+   * the page's read saw it or earlier, so `counted` and any count the caller starts after
+   * the page came back see at least the catalog this marker stands for.
+   */
+  marker?: number;
 }
 
 /** count()'s options: see PromptRepository.count. */
@@ -134,7 +145,7 @@ export interface PromptRepository {
    * `count`, a page that comes back full (`limit` rows) also brings `counted`, the
    * count(filter, count) a caller would ask for next, read alongside the page's summaries.
    */
-  list(filter: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number; count?: PromptCountOptions }): Promise<PromptListPage>;
+  list(filter: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number; count?: PromptCountOptions; marker?: boolean }): Promise<PromptListPage>;
   /**
    * How many prompts match the filter (the same WHERE as list()). With `upTo`, counting
    * stops there (at most upTo); with `scanLimit`, a q= that no index serves counts the
@@ -142,6 +153,16 @@ export interface PromptRepository {
    * either bound was reached.
    */
   count(filter: PromptListFilter, opts?: PromptCountOptions): Promise<{ n: number; partial: boolean }>;
+  /**
+   * The catalog's change marker: the newest change event's id. Every committed write that
+   * can change what list() finds or count() counts (versions, search text, names, labels,
+   * tags, archive, delete, restore, purge, imports) appends a change event in its
+   * transaction, and writers commit one at a time, ids in commit order; so while it reads
+   * the same, a count made after reading it still holds. Usage is not covered (the
+   * lastUsed order, `unusedSince`). Unlike Store.changeMarker it also changes with this
+   * process's own commits.
+   */
+  changeMarker(): Promise<number>;
   listVersions(head: PromptHead, opts: { before?: number; limit: number }): Promise<VersionSummary[]>;
   /** Prompts whose latest version is stored (a prompt mid-creation by another writer is absent). */
   states(names: string[], opts?: { history?: boolean }): Promise<Map<string, PromptState>>;

@@ -1,6 +1,6 @@
 // Prompt, version, argument, message and binding rows ↔ domain objects.
 import { Prisma, type Tx } from '../prisma.js';
-import { countPrompts, keyOf, pageSummaries, promptPageIds, type ScanStop } from './prompt-list.js';
+import { changeMarker, countPrompts, keyOf, pageSummaries, promptPageIds, stretchCount, type ScanStop } from './prompt-list.js';
 import { usageRepository } from './usage-repo.js';
 import { refreshSearchText, renamedSearchText, searchTextOf } from './prompt-search.js';
 import type { Dialect } from '../dialect.js';
@@ -201,15 +201,20 @@ export async function findVersion(tx: Tx, name: string, number: number): Promise
  */
 export async function listPromptSummaries(
   tx: Tx, d: Dialect, f: PromptListFilter,
-  opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number; count?: PromptCountOptions },
+  opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number; count?: PromptCountOptions; marker?: boolean },
 ): Promise<PromptListPage> {
-  const { ids, stoppedAfter } = await promptPageIds(tx, d, f, opts);
+  // A first page's scan that stops says whether the row after its stretch matches: with
+  // its own matches, the count of the window's first scanLimit + 1 rows (countPrompts).
+  const first = opts.count !== undefined && opts.after === undefined;
+  const { ids, stoppedAfter, marker } = await promptPageIds(tx, d, f, { ...opts, nextHit: first });
   const [rows, stopped, counted] = await Promise.all([
     pageSummaries(tx, ids, opts.sort),
     stoppedAfter === undefined ? undefined : stopKeyOf(tx, stoppedAfter, opts.sort),
-    opts.count && ids.length >= opts.limit ? countPrompts(tx, d, f, opts.count) : undefined,
+    opts.count && ids.length >= opts.limit
+      ? countPrompts(tx, d, f, opts.count)
+      : first && stoppedAfter?.nextHit !== undefined ? stretchCount(ids.length + (stoppedAfter.nextHit ? 1 : 0), opts.count!.upTo) : undefined,
   ]);
-  return { rows, ...(stopped ? { stoppedAfter: stopped } : {}), ...(counted ? { counted } : {}) };
+  return { rows, ...(stopped ? { stoppedAfter: stopped } : {}), ...(counted ? { counted } : {}), ...(marker !== undefined ? { marker } : {}) };
 }
 
 /** Where a list in this sort order continues after the last row a bounded scan read. */
@@ -367,6 +372,7 @@ export function promptRepository(tx: Tx, dialect: Dialect, sql: RawSql = prismaS
     version: (name, number) => findVersion(tx, name, number),
     list: (filter, opts) => listPromptSummaries(tx, dialect, filter, opts),
     count: (filter, opts) => countPrompts(tx, dialect, filter, opts),
+    changeMarker: () => changeMarker(tx),
     async listVersions(head, opts) {
       const rows = await tx.promptVersion.findMany({
         where: { promptId: head.id, ...(opts.before ? { number: { lt: opts.before } } : {}) },
