@@ -89,17 +89,19 @@ export interface PromptListPage {
   rows: { summary: PromptSummary; key: PromptListKey }[];
   stoppedAfter?: { name: string; key: PromptListKey };
   /**
-   * With list()'s `count`, when the page came back full: count(filter, count). Also when
-   * a first page's bounded scan stopped at its limit (`stoppedAfter`, no `after`): the
-   * same count, from the rows the scan read (its matches among the first scanLimit
-   * prompts, and whether the next one matches).
+   * With list()'s `count`, when the page came back full: count(filter, count). Also, where
+   * the scan reads it anyway (PostgreSQL's one walk), when a first page's bounded scan
+   * asked for `count.marker` stopped at its limit (`stoppedAfter`, no `after`): the same
+   * count from the rows the scan read (its matches among the first scanLimit prompts and
+   * whether the next one matches), with the marker its statement read.
    */
-  counted?: { n: number; partial: boolean };
-  /**
-   * With list()'s `marker`, when the page has rows or `stoppedAfter`: changeMarker() as
-   * the page's read saw it or earlier, so `counted` and any count the caller starts after
-   * the page came back see at least the catalog this marker stands for.
-   */
+  counted?: CountResult;
+}
+
+/** count()'s answer; `marker` when asked for (PromptCountOptions.marker). */
+export interface CountResult {
+  n: number;
+  partial: boolean;
   marker?: number;
 }
 
@@ -108,6 +110,8 @@ export interface PromptCountOptions {
   upTo?: number;
   scanLimit?: number;
   sort?: PromptSort;
+  /** also read changeMarker() as the count's own read saw it (`marker` of the answer) */
+  marker?: boolean;
 }
 
 export interface PromptListFilter {
@@ -145,14 +149,14 @@ export interface PromptRepository {
    * `count`, a page that comes back full (`limit` rows) also brings `counted`, the
    * count(filter, count) a caller would ask for next, read alongside the page's summaries.
    */
-  list(filter: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number; count?: PromptCountOptions; marker?: boolean }): Promise<PromptListPage>;
+  list(filter: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number; count?: PromptCountOptions }): Promise<PromptListPage>;
   /**
    * How many prompts match the filter (the same WHERE as list()). With `upTo`, counting
    * stops there (at most upTo); with `scanLimit`, a q= that no index serves counts the
    * matches among the first that many prompts in the `sort` order only. `partial`:
    * either bound was reached.
    */
-  count(filter: PromptListFilter, opts?: PromptCountOptions): Promise<{ n: number; partial: boolean }>;
+  count(filter: PromptListFilter, opts?: PromptCountOptions): Promise<CountResult>;
   /**
    * The catalog's change marker: the newest change event's id. Every committed write that
    * can change what list() finds or count() counts (versions, search text, names, labels,

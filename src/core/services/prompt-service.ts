@@ -215,17 +215,18 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
       const upTo = filter.q ? SEARCH_TOTAL_CAP + 1 : undefined;
       const scanLimit = filter.q ? searchScanLimit : undefined;
       const counting = { upTo, scanLimit, sort };
-      const count = () => read.prompts.count(filter, counting);
       // The count a later page reuses (see CarriedCount): only where every write that can
       // change it moves the change marker, so not with usage (lastUsed, unusedFor).
       const countKey = filter.unusedSince === undefined && sort !== 'lastUsed' ? countKeyOf(filter, counting) : undefined;
+      const count = (marker = false) => read.prompts.count(filter, marker ? { ...counting, marker } : counting);
       // A first page with room to spare holds every match it read: its length is the
       // total (a lower bound when the scan stopped early), and the count (a second scan
       // of the same rows, the slow half of a rare q=) is skipped. A full first page is
-      // counted by the repository while it reads the page's summaries (`counted`; for a
-      // scan that stopped, the count a later page makes, from the rows it read). A later
-      // page reuses the count its cursor carries while the change marker, read beside
-      // the page, is the one read before that count was made; else it counts.
+      // counted by the repository while it reads the page's summaries (`counted`). The
+      // count its cursor carries comes with the change marker its statement read (for a
+      // scan that stopped, where the scan reads it anyway: the count of its stretch). A
+      // later page reuses the carried count while the marker, read beside the page and
+      // before any count, is the same; else it counts, as every later page did.
       const [listing, counted, carry] = after
         ? await Promise.all([
           read.prompts.list(filter, { sort, after, limit: limit + 1, scanLimit }),
@@ -234,11 +235,10 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
             : read.prompts.changeMarker().then(async (marker): Promise<Counted> =>
               carried && carried.key === countKey && carried.marker === marker ? carried : { ...(await count()), marker }),
         ]).then(([r, c]) => [r, c, c] as const)
-        : await read.prompts.list(filter, { sort, limit: limit + 1, scanLimit, count: counting, marker: countKey !== undefined })
+        : await read.prompts.list(filter, { sort, limit: limit + 1, scanLimit, count: countKey === undefined ? counting : { ...counting, marker: true } })
           .then(async (r): Promise<readonly [PromptListPage, Counted, Counted | undefined]> => {
-            const full = r.rows.length > limit ? (r.counted ?? (await count())) : undefined;
-            const later = full ?? r.counted;
-            return [r, full ?? { n: r.rows.length, partial: r.stoppedAfter !== undefined }, later && { ...later, marker: r.marker }];
+            const full = r.rows.length > limit ? (r.counted ?? (await count(countKey !== undefined))) : undefined;
+            return [r, full ?? { n: r.rows.length, partial: r.stoppedAfter !== undefined }, full ?? r.counted];
           });
       const { rows, stoppedAfter } = listing;
       const page = rows.slice(0, limit);

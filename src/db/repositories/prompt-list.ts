@@ -102,12 +102,10 @@ const scanned = (d: Dialect, f: PromptListFilter, scanLimit?: number) =>
 
 /**
  * The catalog's change marker (PromptRepository.changeMarker): the newest change event's
- * id, one probe of the primary key's end. As a column of a page statement it is read
- * with the statement's own snapshot (one read per statement: an uncorrelated subquery).
+ * id, one probe of the primary key's end. As a column of a statement it is read with the
+ * statement's own snapshot (once per statement: an uncorrelated subquery).
  */
 const MARKER = Prisma.sql`(SELECT COALESCE(MAX(e."id"), 0) FROM "ChangeEvent" e)`;
-const MARKER_COLUMN = Prisma.sql`, ${MARKER} AS "marker"`;
-const markerOf = (rows: { marker?: number | bigint | null }[]) => (rows[0]?.marker == null ? {} : { marker: Number(rows[0].marker) });
 
 export async function changeMarker(tx: Tx): Promise<number> {
   const [row] = await tx.$queryRaw<{ m: number | bigint }[]>(Prisma.sql`SELECT ${MARKER} AS "m"`);
@@ -116,9 +114,11 @@ export async function changeMarker(tx: Tx): Promise<number> {
 
 /**
  * The last row a bounded scan read (its id; with its sort keys when the query had them at
- * hand), and whether the row after it matches q (when asked for, or at hand).
+ * hand). With `stretch` (the one-walk scan, when asked): the count of the window's first
+ * scanLimit + 1 rows (countPrompts) from what the scan read, and the change marker as the
+ * scan's statement saw it.
  */
-export type ScanStop = { id: number; name?: string; updatedAt?: Date; nextHit?: boolean };
+export type ScanStop = { id: number; name?: string; updatedAt?: Date; stretch?: { matches: number; marker: number } };
 
 /**
  * Ids of one page, in order. A bounded scan (q= with no index, `scanLimit`) reads the
@@ -127,38 +127,30 @@ export type ScanStop = { id: number; name?: string; updatedAt?: Date; nextHit?: 
  * last row read.
  */
 export async function promptPageIds(
-  tx: Tx, d: Dialect, f: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number; marker?: boolean; nextHit?: boolean },
-): Promise<{ ids: number[]; stoppedAfter?: ScanStop; marker?: number }> {
+  tx: Tx, d: Dialect, f: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number; stretch?: boolean },
+): Promise<{ ids: number[]; stoppedAfter?: ScanStop }> {
   const q = scanned(d, f, opts.scanLimit);
   if (q === undefined) {
     const w = where(d, f, opts.after, await searchPlan(tx, d, f));
-    const rows = await tx.$queryRaw<{ id: number; marker?: number | bigint }[]>(
-      Prisma.sql`SELECT p."id" AS "id"${opts.marker ? MARKER_COLUMN : Prisma.empty} FROM ${from(f, opts.sort)} WHERE ${w} ORDER BY ${ORDER[opts.sort]} LIMIT ${opts.limit}`,
-    );
-    return { ids: rows.map((r) => Number(r.id)), ...markerOf(rows) };
+    const rows = await tx.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT p."id" AS "id" FROM ${from(f, opts.sort)} WHERE ${w} ORDER BY ${ORDER[opts.sort]} LIMIT ${opts.limit}`);
+    return { ids: rows.map((r) => Number(r.id)) };
   }
   const window = where(d, { ...f, q: undefined }, opts.after, 'like-only');
   if (d.sql.streamingRowNumber) return scanInOneWalk(tx, f, window, q, { ...opts, scanLimit: opts.scanLimit! });
-  // Two statements, each its own read: the marker is read before the first (on SQLite a
-  // read of a page of the database file, tens of microseconds), as the page may come
-  // back empty and still stop at the scan limit.
-  const marker = opts.marker ? await changeMarker(tx) : undefined;
   const base = Prisma.sql`SELECT ${windowColumns(f, opts.sort)} FROM ${from(f, opts.sort)} WHERE ${window} ORDER BY ${ORDER[opts.sort]}`;
   const rows = await tx.$queryRaw<{ id: number }[]>(
     Prisma.sql`SELECT p."id" AS "id" FROM (${base} LIMIT ${opts.scanLimit}) p WHERE ${likeQ(q)} ORDER BY ${ORDER[opts.sort]} LIMIT ${opts.limit}`,
   );
   const ids = rows.map((r) => Number(r.id));
-  const marked = marker === undefined ? {} : { marker };
-  if (ids.length >= opts.limit) return { ids, ...marked };
+  if (ids.length >= opts.limit) return { ids };
   // Too few matches: did the scan stop at its limit with rows left, or reach the end?
   // (the scanLimit-th row, and whether another follows it). The inner LIMIT keeps the
   // walk of the sort's index: with a plain OFFSET, SQLite sorted the whole table instead
   // (26 ms of CPU at 100,000 prompts, against 0.7 ms).
-  const [last, next] = await tx.$queryRaw<{ id: number; hit?: boolean | number }[]>(
-    Prisma.sql`SELECT p."id" AS "id"${opts.nextHit ? Prisma.sql`, ${likeQ(q)} AS "hit"` : Prisma.empty} FROM (${base} LIMIT ${opts.scanLimit! + 1}) p ORDER BY ${ORDER[opts.sort]} LIMIT 2 OFFSET ${opts.scanLimit! - 1}`,
+  const [last, next] = await tx.$queryRaw<{ id: number }[]>(
+    Prisma.sql`SELECT p."id" AS "id" FROM (${base} LIMIT ${opts.scanLimit! + 1}) p ORDER BY ${ORDER[opts.sort]} LIMIT 2 OFFSET ${opts.scanLimit! - 1}`,
   );
-  const nextHit = opts.nextHit && next ? { nextHit: Boolean(Number(next.hit)) } : {};
-  return last && next ? { ids, stoppedAfter: { id: Number(last.id), ...nextHit }, ...marked } : { ids, ...marked };
+  return last && next ? { ids, stoppedAfter: { id: Number(last.id) } } : { ids };
 }
 
 /**
@@ -170,40 +162,31 @@ export async function promptPageIds(
  * then the scanLimit-th row and whether one follows), read once instead of twice, and
  * the stop row's sort keys come with it (no lookup of its key afterwards). A frequent q
  * stops after its page: the outer LIMIT stops the walk, as the page query's does.
+ * With `stretch`, the two stop rows also bring the change marker, and the scan that
+ * stopped knows the count of its stretch: its matches and whether the (scanLimit + 1)-th
+ * row matches (ScanStop.stretch). SQLite's two statements do not (the second would need
+ * the text test and the marker a read before the first: ~1 ms of CPU per first page).
  */
 async function scanInOneWalk(
-  tx: Tx, f: PromptListFilter, window: Prisma.Sql, q: string, opts: { sort: PromptSort; limit: number; scanLimit: number; marker?: boolean },
-): Promise<{ ids: number[]; stoppedAfter?: ScanStop; marker?: number }> {
+  tx: Tx, f: PromptListFilter, window: Prisma.Sql, q: string, opts: { sort: PromptSort; limit: number; scanLimit: number; stretch?: boolean },
+): Promise<{ ids: number[]; stoppedAfter?: ScanStop }> {
   const { sort, limit, scanLimit } = opts;
   const keys = needsLastUsed(f, sort) ? Prisma.sql`p."id", p."name", p."updatedAt", p."lastUsedAt"` : Prisma.sql`p."id", p."name", p."updatedAt"`;
-  // The marker rides on every row (one read of it per statement): rows come back whenever
-  // the page has a match or the scan stopped at its limit.
-  const rows = await tx.$queryRaw<{ id: number; name: string; updatedAt: Date | string; hit: boolean; n: number | bigint; marker?: number | bigint }[]>(Prisma.sql`
-    SELECT p."id" AS "id", p."name" AS "name", p."updatedAt" AS "updatedAt", p."hit" AS "hit", p."n" AS "n"${opts.marker ? MARKER_COLUMN : Prisma.empty} FROM (
+  const marker = opts.stretch ? Prisma.sql`, CASE WHEN p."n" >= ${scanLimit} THEN ${MARKER} END AS "marker"` : Prisma.empty;
+  const rows = await tx.$queryRaw<{ id: number; name: string; updatedAt: Date | string; hit: boolean; n: number | bigint; marker?: number | bigint | null }[]>(Prisma.sql`
+    SELECT p."id" AS "id", p."name" AS "name", p."updatedAt" AS "updatedAt", p."hit" AS "hit", p."n" AS "n"${marker} FROM (
       SELECT ${keys}, p."hit", ROW_NUMBER() OVER (ORDER BY ${ORDER[sort]}) AS "n" FROM (
         SELECT ${keys}, ${likeQ(q)} AS "hit" FROM ${from(f, sort)} WHERE ${window} ORDER BY ${ORDER[sort]} LIMIT ${scanLimit + 1}
       ) p
     ) p WHERE (p."hit" AND p."n" <= ${scanLimit}) OR p."n" >= ${scanLimit} ORDER BY ${ORDER[sort]} LIMIT ${limit + 2}`);
   const ids = rows.filter((r) => r.hit && Number(r.n) <= scanLimit).slice(0, limit).map((r) => Number(r.id));
-  const marked = markerOf(rows);
-  if (ids.length >= limit) return { ids, ...marked };
+  if (ids.length >= limit) return { ids };
   const last = rows.find((r) => Number(r.n) === scanLimit);
   const next = rows.find((r) => Number(r.n) === scanLimit + 1);
-  return last && next ? { ids, stoppedAfter: { id: Number(last.id), name: last.name, updatedAt: new Date(last.updatedAt), nextHit: Boolean(next.hit) }, ...marked } : { ids, ...marked };
+  if (!last || !next) return { ids };
+  const stretch = opts.stretch && next.marker != null ? { stretch: { matches: ids.length + (next.hit ? 1 : 0), marker: Number(next.marker) } } : {};
+  return { ids, stoppedAfter: { id: Number(last.id), name: last.name, updatedAt: new Date(last.updatedAt), ...stretch } };
 }
-
-/** A bounded scan's count: `n` matches among the window's first scanLimit + 1 rows; `more`: it has more rows than scanLimit. */
-const scanCount = (n: number, more: boolean, upTo: number | undefined) => {
-  const capped = upTo !== undefined && n >= upTo;
-  return { n: capped ? upTo : n, partial: capped || more };
-};
-
-/**
- * countPrompts of a first page's bounded scan that stopped at its limit, from what the
- * scan read: its `matches` among the window's first scanLimit rows (all of them: the page
- * had room) and whether the next row matches; the window has more rows than scanLimit.
- */
-export const stretchCount = (matches: number, upTo: number | undefined) => scanCount(matches, true, upTo);
 
 /**
  * How many prompts match. With `upTo` the count stops at that many matching rows: a
@@ -212,27 +195,36 @@ export const stretchCount = (matches: number, upTo: number | undefined) => scanC
  * scanLimit rows in the `sort` order.
  */
 export async function countPrompts(
-  tx: Tx, d: Dialect, f: PromptListFilter, opts: { upTo?: number; scanLimit?: number; sort?: PromptSort } = {},
-): Promise<{ n: number; partial: boolean }> {
+  tx: Tx, d: Dialect, f: PromptListFilter, opts: { upTo?: number; scanLimit?: number; sort?: PromptSort; marker?: boolean } = {},
+): Promise<{ n: number; partial: boolean; marker?: number }> {
   const { upTo, scanLimit, sort = 'name' } = opts;
   const q = scanned(d, f, scanLimit);
+  // With `marker`, the change marker read in the count's own statement.
+  const column = opts.marker ? Prisma.sql`, ${MARKER} AS "marker"` : Prisma.empty;
+  const markerOf = (row: { marker?: number | bigint } | undefined) => (opts.marker ? { marker: Number(row?.marker ?? 0) } : {});
   if (q !== undefined) {
     // The first scanLimit rows in the list's order: the rows the first page searched,
     // so its matches are among those counted.
     const window = where(d, { ...f, q: undefined }, undefined, 'like-only');
-    const [row] = await tx.$queryRaw<{ rows: number | bigint; n: number | bigint | null }[]>(
-      Prisma.sql`SELECT COUNT(*) AS "rows", SUM(CASE WHEN ${likeQ(q)} THEN 1 ELSE 0 END) AS "n" FROM (SELECT ${windowColumns(f, sort)} FROM ${from(f, sort)} WHERE ${window} ORDER BY ${ORDER[sort]} LIMIT ${scanLimit! + 1}) p`,
+    const [row] = await tx.$queryRaw<{ rows: number | bigint; n: number | bigint | null; marker?: number | bigint }[]>(
+      Prisma.sql`SELECT COUNT(*) AS "rows", SUM(CASE WHEN ${likeQ(q)} THEN 1 ELSE 0 END) AS "n"${column} FROM (SELECT ${windowColumns(f, sort)} FROM ${from(f, sort)} WHERE ${window} ORDER BY ${ORDER[sort]} LIMIT ${scanLimit! + 1}) p`,
     );
-    return scanCount(Number(row?.n ?? 0), Number(row?.rows ?? 0) > scanLimit!, upTo);
+    return { ...scanCount(Number(row?.n ?? 0), Number(row?.rows ?? 0) > scanLimit!, upTo), ...markerOf(row) };
   }
   const w = where(d, f, undefined, await searchPlan(tx, d, f));
   const sql = upTo === undefined
-    ? Prisma.sql`SELECT COUNT(*) AS "n" FROM ${from(f)} WHERE ${w}`
-    : Prisma.sql`SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM ${from(f)} WHERE ${w} LIMIT ${upTo}) capped`;
-  const [row] = await tx.$queryRaw<{ n: number | bigint }[]>(sql);
+    ? Prisma.sql`SELECT COUNT(*) AS "n"${column} FROM ${from(f)} WHERE ${w}`
+    : Prisma.sql`SELECT COUNT(*) AS "n"${column} FROM (SELECT 1 FROM ${from(f)} WHERE ${w} LIMIT ${upTo}) capped`;
+  const [row] = await tx.$queryRaw<{ n: number | bigint; marker?: number | bigint }[]>(sql);
   const n = Number(row?.n ?? 0);
-  return { n, partial: upTo !== undefined && n >= upTo };
+  return { n, partial: upTo !== undefined && n >= upTo, ...markerOf(row) };
 }
+
+/** A bounded scan's count: `n` matches among the window's first scanLimit + 1 rows; `more`: it has more rows than scanLimit. */
+export const scanCount = (n: number, more: boolean, upTo: number | undefined) => {
+  const capped = upTo !== undefined && n >= upTo;
+  return { n: capped ? upTo : n, partial: capped || more };
+};
 
 export const keyOf = (sort: PromptSort, p: { id: number; name: string; updatedAt: Date }, lastUsedAt: Date | null): PromptListKey =>
   sort === 'name'

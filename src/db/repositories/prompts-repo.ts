@@ -1,6 +1,6 @@
 // Prompt, version, argument, message and binding rows ↔ domain objects.
 import { Prisma, type Tx } from '../prisma.js';
-import { changeMarker, countPrompts, keyOf, pageSummaries, promptPageIds, stretchCount, type ScanStop } from './prompt-list.js';
+import { changeMarker, countPrompts, keyOf, pageSummaries, promptPageIds, scanCount, type ScanStop } from './prompt-list.js';
 import { usageRepository } from './usage-repo.js';
 import { refreshSearchText, renamedSearchText, searchTextOf } from './prompt-search.js';
 import type { Dialect } from '../dialect.js';
@@ -201,20 +201,20 @@ export async function findVersion(tx: Tx, name: string, number: number): Promise
  */
 export async function listPromptSummaries(
   tx: Tx, d: Dialect, f: PromptListFilter,
-  opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number; count?: PromptCountOptions; marker?: boolean },
+  opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number; count?: PromptCountOptions },
 ): Promise<PromptListPage> {
-  // A first page's scan that stops says whether the row after its stretch matches: with
-  // its own matches, the count of the window's first scanLimit + 1 rows (countPrompts).
-  const first = opts.count !== undefined && opts.after === undefined;
-  const { ids, stoppedAfter, marker } = await promptPageIds(tx, d, f, { ...opts, nextHit: first });
+  // A first page counted with the change marker: a scan that stops hands over the count
+  // of its stretch where it reads it anyway (the one-walk scan; ScanStop.stretch).
+  const stretch = opts.count?.marker === true && opts.after === undefined;
+  const { ids, stoppedAfter } = await promptPageIds(tx, d, f, { ...opts, stretch });
   const [rows, stopped, counted] = await Promise.all([
     pageSummaries(tx, ids, opts.sort),
     stoppedAfter === undefined ? undefined : stopKeyOf(tx, stoppedAfter, opts.sort),
     opts.count && ids.length >= opts.limit
       ? countPrompts(tx, d, f, opts.count)
-      : first && stoppedAfter?.nextHit !== undefined ? stretchCount(ids.length + (stoppedAfter.nextHit ? 1 : 0), opts.count!.upTo) : undefined,
+      : stoppedAfter?.stretch && { ...scanCount(stoppedAfter.stretch.matches, true, opts.count?.upTo), marker: stoppedAfter.stretch.marker },
   ]);
-  return { rows, ...(stopped ? { stoppedAfter: stopped } : {}), ...(counted ? { counted } : {}), ...(marker !== undefined ? { marker } : {}) };
+  return { rows, ...(stopped ? { stoppedAfter: stopped } : {}), ...(counted ? { counted } : {}) };
 }
 
 /** Where a list in this sort order continues after the last row a bounded scan read. */
