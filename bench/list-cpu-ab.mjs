@@ -1,6 +1,6 @@
 // CPU per core.prompts.list call (node's process CPU, and for PostgreSQL the backends'
 // utime+stime from /proc) on a kept 100k fixture (bench/search-fixture.ts), for A/B runs
-// of two builds on a shared machine: node bench/list-cpu-ab.mjs <dist dir> <url> <runs> [case names of bench/lib/list-cases.mjs,…]
+// of two builds on a shared machine: node bench/list-cpu-ab.mjs <dist dir> <url> <runs> [case names of bench/lib/list-cases.mjs separated by ;]
 // Columns: case | node CPU ms per call | backend CPU ms per call | median wall | slowest | page signature.
 import { readFileSync } from 'node:fs';
 import pg from 'pg';

@@ -1,7 +1,7 @@
 // Wall time of core.prompts.list for two builds on one kept 100k fixture (bench/search-fixture.ts),
 // alternated call by call in one process, so both see the same machine load at each moment
 // (runs of bench/prompt-search.ts minutes apart differed by 2x at load 4-13: history.md 32).
-// node bench/list-interleave-ab.mjs <url> <runs> <base dist dir> <branch dist dir> [case names of bench/lib/list-cases.mjs,…]
+// node bench/list-interleave-ab.mjs <url> <runs> <base dist dir> <branch dist dir> [case names of bench/lib/list-cases.mjs separated by ;]
 // Columns: case | base median · p90 · max ms | branch median · p90 · max ms.
 import { caseOptions, pickCases } from './lib/list-cases.mjs';
 const [url, runsArg, baseDist, branchDist, only] = process.argv.slice(2);
@@ -16,7 +16,7 @@ for (const [n, dist] of [['base', baseDist], ['branch', branchDist]]) {
   sides[n] = core;
 }
 // The short and rare searches section 32 of bench/history.md worked on, unless named.
-const CASES = pickCases(only ?? ['q=rare, sort=updated', 'q=absent, 2 chars', 'q=absent, 1 char', 'q=some (4%), 2 chars', 'q=rare, 2 chars, sort=updated', 'q=absent, 2 chars, sort=updated', 'q=absent, 1 char, label=production', 'q=absent, 2 chars, next page (cursor)'].join(','));
+const CASES = pickCases(only ?? ['q=rare, sort=updated', 'q=absent, 2 chars', 'q=absent, 1 char', 'q=some (4%), 2 chars', 'q=rare, 2 chars, sort=updated', 'q=absent, 2 chars, sort=updated', 'q=absent, 1 char, label=production', 'q=absent, 2 chars, next page (cursor)'].join(';'));
 const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const pct = (a, p) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(a.length * p))];
 for (const [name, given] of CASES) {

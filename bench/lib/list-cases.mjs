@@ -25,8 +25,11 @@ export const LIST_CASES = [
   ['q=absent, 2 chars, next page (cursor)', { q: 'zq', next: true }],
 ];
 
-/** The cases named in a comma-separated list (all when none). */
-export const pickCases = (names) => (names ? LIST_CASES.filter(([n]) => names.split(',').includes(n)) : LIST_CASES);
+/**
+ * The cases named in a list separated by `;` (all when none). Case names hold commas, so
+ * a comma is no separator (it was: then no name matched, and the scripts ran no case).
+ */
+export const pickCases = (names) => (names ? LIST_CASES.filter(([n]) => names.split(';').map((s) => s.trim()).includes(n)) : LIST_CASES);
 
 /** The list options of a case for `core`: a next-page case gets the first page's cursor. */
 export async function caseOptions(core, given) {

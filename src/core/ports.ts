@@ -88,8 +88,21 @@ export type PromptStatus = 'pending' | 'inactive' | 'archived';
 export interface PromptListPage {
   rows: { summary: PromptSummary; key: PromptListKey }[];
   stoppedAfter?: { name: string; key: PromptListKey };
-  /** With list()'s `count`, when the page came back full: count(filter, count). */
-  counted?: { n: number; partial: boolean };
+  /**
+   * With list()'s `count`, when the page came back full: count(filter, count). Also, where
+   * the scan reads it anyway (PostgreSQL's one walk), when a first page's bounded scan
+   * asked for `count.marker` stopped at its limit (`stoppedAfter`, no `after`): the same
+   * count from the rows the scan read (its matches among the first scanLimit prompts and
+   * whether the next one matches), with the marker its statement read.
+   */
+  counted?: CountResult;
+}
+
+/** count()'s answer; `marker` when asked for (PromptCountOptions.marker). */
+export interface CountResult {
+  n: number;
+  partial: boolean;
+  marker?: number;
 }
 
 /** count()'s options: see PromptRepository.count. */
@@ -97,6 +110,8 @@ export interface PromptCountOptions {
   upTo?: number;
   scanLimit?: number;
   sort?: PromptSort;
+  /** also read changeMarker() as the count's own read saw it (`marker` of the answer) */
+  marker?: boolean;
 }
 
 export interface PromptListFilter {
@@ -141,7 +156,17 @@ export interface PromptRepository {
    * matches among the first that many prompts in the `sort` order only. `partial`:
    * either bound was reached.
    */
-  count(filter: PromptListFilter, opts?: PromptCountOptions): Promise<{ n: number; partial: boolean }>;
+  count(filter: PromptListFilter, opts?: PromptCountOptions): Promise<CountResult>;
+  /**
+   * The catalog's change marker: the newest change event's id. Every committed write that
+   * can change what list() finds or count() counts (versions, search text, names, labels,
+   * tags, archive, delete, restore, purge, imports) appends a change event in its
+   * transaction, and writers commit one at a time, ids in commit order; so while it reads
+   * the same, a count made after reading it still holds. Usage is not covered (the
+   * lastUsed order, `unusedSince`). Unlike Store.changeMarker it also changes with this
+   * process's own commits.
+   */
+  changeMarker(): Promise<number>;
   listVersions(head: PromptHead, opts: { before?: number; limit: number }): Promise<VersionSummary[]>;
   /** Prompts whose latest version is stored (a prompt mid-creation by another writer is absent). */
   states(names: string[], opts?: { history?: boolean }): Promise<Map<string, PromptState>>;

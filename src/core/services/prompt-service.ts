@@ -1,11 +1,12 @@
 // One function per use case; the REST API, the MCP server, the CLI and the importer all call these.
+import { createHash } from 'node:crypto';
 import { badRequest, DomainError, notFound } from '../errors.js';
 import { parseDuration } from '../usage/usage-service.js';
 import type { CursorCodec } from '../cursor.js';
 import type { ChangeFeed } from '../change-feed.js';
 import type { ResourceResolver } from '../render.js';
 import { renderVersion } from '../render.js';
-import type { NewChangeEvent, PromptListFilter, PromptListKey, PromptSort, PromptStatus, Repositories, Store } from '../ports.js';
+import type { NewChangeEvent, PromptListFilter, PromptListKey, PromptListPage, PromptSort, PromptStatus, Repositories, Store } from '../ports.js';
 import type { CreatePromptInput, RenderInput, UpdatePromptInput, VersionInput } from '../schemas.js';
 import { LIMITS, PRODUCTION, normalizeTags } from '../schemas.js';
 import type { Actor, Page, PromptDetail, PromptSummary, RenderedPrompt, Version, VersionSummary } from '../types.js';
@@ -93,6 +94,32 @@ export interface VersionCreated {
 
 export { etagOf };
 
+/**
+ * A later page's count, carried in its cursor: [n, partial (0/1), the change marker read
+ * before it was counted, the key of the filter and counting options it counted]. The
+ * cursor is signed, so a client cannot make one up; the key keeps it from another query's
+ * list. Cursors of earlier builds have none (the page counts).
+ */
+type CarriedCount = [n: number, partial: 0 | 1, marker: number, key: string];
+type ListCursor = PromptListKey & { c?: CarriedCount };
+type Counted = { n: number; partial: boolean; marker?: number; key?: string };
+
+/** The key a carried count must match: a hash of what the count counted. */
+function countKeyOf(filter: PromptListFilter, counting: { upTo?: number; scanLimit?: number; sort: PromptSort }): string {
+  const f = [filter.q ?? null, filter.archived ?? null, filter.label ?? null, filter.tags ?? null, filter.deleted ?? null, filter.status ?? null];
+  return createHash('sha256').update(JSON.stringify([...f, counting.upTo ?? null, counting.scanLimit ?? null, counting.sort])).digest('base64url').slice(0, 8);
+}
+
+function splitCursor(v: ListCursor | undefined): { after?: PromptListKey; carried?: Counted } {
+  if (v === undefined || v === null || typeof v !== 'object') return { after: v };
+  const { c, ...after } = v;
+  const ok = Array.isArray(c) && c.length === 4 && Number.isSafeInteger(c[0]) && c[0] >= 0 && (c[1] === 0 || c[1] === 1) && Number.isSafeInteger(c[2]) && typeof c[3] === 'string';
+  return { after: after as PromptListKey, ...(ok ? { carried: { n: c[0], partial: c[1] === 1, marker: c[2], key: c[3] } } : {}) };
+}
+
+const withCount = (key: PromptListKey, counted: Counted | undefined, countKey: string | undefined): ListCursor =>
+  countKey === undefined || counted?.marker === undefined ? key : { ...key, c: [counted.n, counted.partial ? 1 : 0, counted.marker, countKey] };
+
 export function clampLimit(limit: number | undefined, fallback = 50): number {
   if (limit === undefined) return fallback;
   return Math.max(1, Math.min(LIMITS.pageSizeMax, Math.floor(limit)));
@@ -172,7 +199,7 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
       const limit = clampLimit(opts.limit);
       const sort = opts.sort ?? 'name';
       const scope = `${opts.deleted ? 'admin-prompts-deleted' : 'admin-prompts'}:${sort}`;
-      const after = opts.cursor ? cursors.decode<PromptListKey>(scope, opts.cursor) : undefined;
+      const { after, carried } = splitCursor(opts.cursor ? cursors.decode<ListCursor>(scope, opts.cursor) : undefined);
       if (after && after.sort !== sort) throw badRequest('invalid cursor: it belongs to another sort order', [{ path: 'cursor', message: 'invalid cursor' }]);
       const filter: PromptListFilter = {
         q: opts.q || undefined,
@@ -188,15 +215,31 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
       const upTo = filter.q ? SEARCH_TOTAL_CAP + 1 : undefined;
       const scanLimit = filter.q ? searchScanLimit : undefined;
       const counting = { upTo, scanLimit, sort };
-      const count = () => read.prompts.count(filter, counting);
+      // The count a later page reuses (see CarriedCount): only where every write that can
+      // change it moves the change marker, so not with usage (lastUsed, unusedFor).
+      const countKey = filter.unusedSince === undefined && sort !== 'lastUsed' ? countKeyOf(filter, counting) : undefined;
+      const count = (marker = false) => read.prompts.count(filter, marker ? { ...counting, marker } : counting);
       // A first page with room to spare holds every match it read: its length is the
       // total (a lower bound when the scan stopped early), and the count (a second scan
       // of the same rows, the slow half of a rare q=) is skipped. A full first page is
-      // counted by the repository while it reads the page's summaries (`counted`).
-      const [listing, counted] = after
-        ? await Promise.all([read.prompts.list(filter, { sort, after, limit: limit + 1, scanLimit }), count()])
-        : await read.prompts.list(filter, { sort, limit: limit + 1, scanLimit, count: counting })
-          .then(async (r) => [r, r.rows.length <= limit ? { n: r.rows.length, partial: r.stoppedAfter !== undefined } : (r.counted ?? (await count()))] as const);
+      // counted by the repository while it reads the page's summaries (`counted`). The
+      // count its cursor carries comes with the change marker its statement read (for a
+      // scan that stopped, where the scan reads it anyway: the count of its stretch). A
+      // later page reuses the carried count while the marker, read beside the page and
+      // before any count, is the same; else it counts, as every later page did.
+      const [listing, counted, carry] = after
+        ? await Promise.all([
+          read.prompts.list(filter, { sort, after, limit: limit + 1, scanLimit }),
+          countKey === undefined
+            ? count()
+            : read.prompts.changeMarker().then(async (marker): Promise<Counted> =>
+              carried && carried.key === countKey && carried.marker === marker ? carried : { ...(await count()), marker }),
+        ]).then(([r, c]) => [r, c, c] as const)
+        : await read.prompts.list(filter, { sort, limit: limit + 1, scanLimit, count: countKey === undefined ? counting : { ...counting, marker: true } })
+          .then(async (r): Promise<readonly [PromptListPage, Counted, Counted | undefined]> => {
+            const full = r.rows.length > limit ? (r.counted ?? (await count(countKey !== undefined))) : undefined;
+            return [r, full ?? { n: r.rows.length, partial: r.stoppedAfter !== undefined }, full ?? r.counted];
+          });
       const { rows, stoppedAfter } = listing;
       const page = rows.slice(0, limit);
       const totalIsLowerBound = counted.partial;
@@ -205,7 +248,7 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
       const continueAt = rows.length > limit ? page.at(-1)!.key : stoppedAfter?.key;
       return {
         items: page.map((r) => r.summary),
-        nextCursor: continueAt ? cursors.encode(scope, continueAt) : null,
+        nextCursor: continueAt ? cursors.encode(scope, withCount(continueAt, carry, countKey)) : null,
         total,
         totalIsLowerBound,
         searchIncomplete: rows.length <= limit && stoppedAfter !== undefined,

@@ -106,8 +106,25 @@ const windowColumns = (f: PromptListFilter, sort: PromptSort) =>
 const scanned = (d: Dialect, f: PromptListFilter, scanLimit?: number) =>
   f.q && scanLimit !== undefined && !d.searchIndexed(f.q.toLowerCase()) ? f.q : undefined;
 
-/** The last row a bounded scan read (its id; with its sort keys when the query had them at hand). */
-export type ScanStop = { id: number; name?: string; updatedAt?: Date };
+/**
+ * The catalog's change marker (PromptRepository.changeMarker): the newest change event's
+ * id, one probe of the primary key's end. As a column of a statement it is read with the
+ * statement's own snapshot (once per statement: an uncorrelated subquery).
+ */
+const MARKER = Prisma.sql`(SELECT COALESCE(MAX(e."id"), 0) FROM "ChangeEvent" e)`;
+
+export async function changeMarker(tx: Tx): Promise<number> {
+  const [row] = await tx.$queryRaw<{ m: number | bigint }[]>(Prisma.sql`SELECT ${MARKER} AS "m"`);
+  return Number(row?.m ?? 0);
+}
+
+/**
+ * The last row a bounded scan read (its id; with its sort keys when the query had them at
+ * hand). With `stretch` (the one-walk scan, when asked): the count of the window's first
+ * scanLimit + 1 rows (countPrompts) from what the scan read, and the change marker as the
+ * scan's statement saw it.
+ */
+export type ScanStop = { id: number; name?: string; updatedAt?: Date; stretch?: { matches: number; marker: number } };
 
 /**
  * Ids of one page, in order. A bounded scan (q= with no index, `scanLimit`) reads the
@@ -116,7 +133,7 @@ export type ScanStop = { id: number; name?: string; updatedAt?: Date };
  * last row read.
  */
 export async function promptPageIds(
-  tx: Tx, d: Dialect, f: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number },
+  tx: Tx, d: Dialect, f: PromptListFilter, opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number; stretch?: boolean },
 ): Promise<{ ids: number[]; stoppedAfter?: ScanStop }> {
   const q = scanned(d, f, opts.scanLimit);
   if (q === undefined) {
@@ -151,14 +168,19 @@ export async function promptPageIds(
  * then the scanLimit-th row and whether one follows), read once instead of twice, and
  * the stop row's sort keys come with it (no lookup of its key afterwards). A frequent q
  * stops after its page: the outer LIMIT stops the walk, as the page query's does.
+ * With `stretch`, the two stop rows also bring the change marker, and the scan that
+ * stopped knows the count of its stretch: its matches and whether the (scanLimit + 1)-th
+ * row matches (ScanStop.stretch). SQLite's two statements do not (the second would need
+ * the text test and the marker a read before the first: ~1 ms of CPU per first page).
  */
 async function scanInOneWalk(
-  tx: Tx, f: PromptListFilter, window: Prisma.Sql, q: string, opts: { sort: PromptSort; limit: number; scanLimit: number },
+  tx: Tx, f: PromptListFilter, window: Prisma.Sql, q: string, opts: { sort: PromptSort; limit: number; scanLimit: number; stretch?: boolean },
 ): Promise<{ ids: number[]; stoppedAfter?: ScanStop }> {
   const { sort, limit, scanLimit } = opts;
   const keys = needsLastUsed(f, sort) ? Prisma.sql`p."id", p."name", p."updatedAt", p."lastUsedAt"` : Prisma.sql`p."id", p."name", p."updatedAt"`;
-  const rows = await tx.$queryRaw<{ id: number; name: string; updatedAt: Date | string; hit: boolean; n: number | bigint }[]>(Prisma.sql`
-    SELECT p."id" AS "id", p."name" AS "name", p."updatedAt" AS "updatedAt", p."hit" AS "hit", p."n" AS "n" FROM (
+  const marker = opts.stretch ? Prisma.sql`, CASE WHEN p."n" >= ${scanLimit} THEN ${MARKER} END AS "marker"` : Prisma.empty;
+  const rows = await tx.$queryRaw<{ id: number; name: string; updatedAt: Date | string; hit: boolean; n: number | bigint; marker?: number | bigint | null }[]>(Prisma.sql`
+    SELECT p."id" AS "id", p."name" AS "name", p."updatedAt" AS "updatedAt", p."hit" AS "hit", p."n" AS "n"${marker} FROM (
       SELECT ${keys}, p."hit", ROW_NUMBER() OVER (ORDER BY ${ORDER[sort]}) AS "n" FROM (
         SELECT ${keys}, ${likeQ(q)} AS "hit" FROM ${from(f, sort)} WHERE ${window} ORDER BY ${ORDER[sort]} LIMIT ${scanLimit + 1}
       ) p
@@ -166,8 +188,10 @@ async function scanInOneWalk(
   const ids = rows.filter((r) => r.hit && Number(r.n) <= scanLimit).slice(0, limit).map((r) => Number(r.id));
   if (ids.length >= limit) return { ids };
   const last = rows.find((r) => Number(r.n) === scanLimit);
-  const next = rows.some((r) => Number(r.n) === scanLimit + 1);
-  return last && next ? { ids, stoppedAfter: { id: Number(last.id), name: last.name, updatedAt: new Date(last.updatedAt) } } : { ids };
+  const next = rows.find((r) => Number(r.n) === scanLimit + 1);
+  if (!last || !next) return { ids };
+  const stretch = opts.stretch && next.marker != null ? { stretch: { matches: ids.length + (next.hit ? 1 : 0), marker: Number(next.marker) } } : {};
+  return { ids, stoppedAfter: { id: Number(last.id), name: last.name, updatedAt: new Date(last.updatedAt), ...stretch } };
 }
 
 /**
@@ -177,29 +201,36 @@ async function scanInOneWalk(
  * scanLimit rows in the `sort` order.
  */
 export async function countPrompts(
-  tx: Tx, d: Dialect, f: PromptListFilter, opts: { upTo?: number; scanLimit?: number; sort?: PromptSort } = {},
-): Promise<{ n: number; partial: boolean }> {
+  tx: Tx, d: Dialect, f: PromptListFilter, opts: { upTo?: number; scanLimit?: number; sort?: PromptSort; marker?: boolean } = {},
+): Promise<{ n: number; partial: boolean; marker?: number }> {
   const { upTo, scanLimit, sort = 'name' } = opts;
   const q = scanned(d, f, scanLimit);
+  // With `marker`, the change marker read in the count's own statement.
+  const column = opts.marker ? Prisma.sql`, ${MARKER} AS "marker"` : Prisma.empty;
+  const markerOf = (row: { marker?: number | bigint } | undefined) => (opts.marker ? { marker: Number(row?.marker ?? 0) } : {});
   if (q !== undefined) {
     // The first scanLimit rows in the list's order: the rows the first page searched,
     // so its matches are among those counted.
     const window = where(d, { ...f, q: undefined }, undefined, 'like-only');
-    const [row] = await tx.$queryRaw<{ rows: number | bigint; n: number | bigint | null }[]>(
-      Prisma.sql`SELECT COUNT(*) AS "rows", SUM(CASE WHEN ${likeQ(q)} THEN 1 ELSE 0 END) AS "n" FROM (SELECT ${windowColumns(f, sort)} FROM ${from(f, sort)} WHERE ${window} ORDER BY ${ORDER[sort]} LIMIT ${scanLimit! + 1}) p`,
+    const [row] = await tx.$queryRaw<{ rows: number | bigint; n: number | bigint | null; marker?: number | bigint }[]>(
+      Prisma.sql`SELECT COUNT(*) AS "rows", SUM(CASE WHEN ${likeQ(q)} THEN 1 ELSE 0 END) AS "n"${column} FROM (SELECT ${windowColumns(f, sort)} FROM ${from(f, sort)} WHERE ${window} ORDER BY ${ORDER[sort]} LIMIT ${scanLimit! + 1}) p`,
     );
-    const n = Number(row?.n ?? 0);
-    const capped = upTo !== undefined && n >= upTo;
-    return { n: capped ? upTo : n, partial: capped || Number(row?.rows ?? 0) > scanLimit! };
+    return { ...scanCount(Number(row?.n ?? 0), Number(row?.rows ?? 0) > scanLimit!, upTo), ...markerOf(row) };
   }
   const w = where(d, f, undefined, await searchPlan(tx, d, f));
   const sql = upTo === undefined
-    ? Prisma.sql`SELECT COUNT(*) AS "n" FROM ${from(f)} WHERE ${w}`
-    : Prisma.sql`SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM ${from(f)} WHERE ${w} LIMIT ${upTo}) capped`;
-  const [row] = await tx.$queryRaw<{ n: number | bigint }[]>(sql);
+    ? Prisma.sql`SELECT COUNT(*) AS "n"${column} FROM ${from(f)} WHERE ${w}`
+    : Prisma.sql`SELECT COUNT(*) AS "n"${column} FROM (SELECT 1 FROM ${from(f)} WHERE ${w} LIMIT ${upTo}) capped`;
+  const [row] = await tx.$queryRaw<{ n: number | bigint; marker?: number | bigint }[]>(sql);
   const n = Number(row?.n ?? 0);
-  return { n, partial: upTo !== undefined && n >= upTo };
+  return { n, partial: upTo !== undefined && n >= upTo, ...markerOf(row) };
 }
+
+/** A bounded scan's count: `n` matches among the window's first scanLimit + 1 rows; `more`: it has more rows than scanLimit. */
+export const scanCount = (n: number, more: boolean, upTo: number | undefined) => {
+  const capped = upTo !== undefined && n >= upTo;
+  return { n: capped ? upTo : n, partial: capped || more };
+};
 
 export const keyOf = (sort: PromptSort, p: { id: number; name: string; updatedAt: Date }, lastUsedAt: Date | null): PromptListKey =>
   sort === 'name'

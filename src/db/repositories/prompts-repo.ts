@@ -1,6 +1,6 @@
 // Prompt, version, argument, message and binding rows ↔ domain objects.
 import { Prisma, type Tx } from '../prisma.js';
-import { countPrompts, keyOf, pageSummaries, promptPageIds, type ScanStop } from './prompt-list.js';
+import { changeMarker, countPrompts, keyOf, pageSummaries, promptPageIds, scanCount, type ScanStop } from './prompt-list.js';
 import { usageRepository } from './usage-repo.js';
 import { refreshSearchText, renamedSearchText, searchTextOf } from './prompt-search.js';
 import type { Dialect } from '../dialect.js';
@@ -208,11 +208,16 @@ export async function listPromptSummaries(
   tx: Tx, d: Dialect, f: PromptListFilter,
   opts: { sort: PromptSort; after?: PromptListKey; limit: number; scanLimit?: number; count?: PromptCountOptions },
 ): Promise<PromptListPage> {
-  const { ids, stoppedAfter } = await promptPageIds(tx, d, f, opts);
+  // A first page counted with the change marker: a scan that stops hands over the count
+  // of its stretch where it reads it anyway (the one-walk scan; ScanStop.stretch).
+  const stretch = opts.count?.marker === true && opts.after === undefined;
+  const { ids, stoppedAfter } = await promptPageIds(tx, d, f, { ...opts, stretch });
   const [rows, stopped, counted] = await Promise.all([
     pageSummaries(tx, ids, opts.sort),
     stoppedAfter === undefined ? undefined : stopKeyOf(tx, stoppedAfter, opts.sort),
-    opts.count && ids.length >= opts.limit ? countPrompts(tx, d, f, opts.count) : undefined,
+    opts.count && ids.length >= opts.limit
+      ? countPrompts(tx, d, f, opts.count)
+      : stoppedAfter?.stretch && { ...scanCount(stoppedAfter.stretch.matches, true, opts.count?.upTo), marker: stoppedAfter.stretch.marker },
   ]);
   return { rows, ...(stopped ? { stoppedAfter: stopped } : {}), ...(counted ? { counted } : {}) };
 }
@@ -372,6 +377,7 @@ export function promptRepository(tx: Tx, dialect: Dialect, sql: RawSql = prismaS
     version: (name, number) => findVersion(tx, name, number),
     list: (filter, opts) => listPromptSummaries(tx, dialect, filter, opts),
     count: (filter, opts) => countPrompts(tx, dialect, filter, opts),
+    changeMarker: () => changeMarker(tx),
     async listVersions(head, opts) {
       const rows = await tx.promptVersion.findMany({
         where: { promptId: head.id, ...(opts.before ? { number: { lt: opts.before } } : {}) },
