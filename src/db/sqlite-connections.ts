@@ -40,11 +40,13 @@ export interface SqliteConnectionOptions {
   pragmas: { writer: string[]; reader: string[] };
   /**
    * Keep the query planner's statistics (sqlite_stat1) current, as SQLite advises for
-   * long-lived connections: at open, every table never analyzed or grown or shrunk
-   * tenfold since (`PRAGMA optimize=0x10002`); then every `everyMs` and at close, the
-   * tables this connection used that changed as much. Without statistics the planner
-   * took a sort of every live prompt, or a walk of all of them, for a list page: up to
-   * 600 ms at 100,000 prompts (bench/history.md 35). Not for a read-only connection.
+   * long-lived connections: at open, every `everyMs` and at close, `PRAGMA
+   * optimize=0x10002` analyzes every table never analyzed or grown or shrunk tenfold
+   * since. That mask, not the default one: the default analyzes with a sample limit, and
+   * a sample of 2,000 rows of the (deletedAt, name) index, all live, told the planner
+   * "2,001 rows per deletedAt", so a sort=updated q= page walked and sorted every live
+   * prompt (480 ms at 100,000). Without statistics list pages took 100–600 ms
+   * (bench/history.md 35). Not for a read-only connection.
    */
   optimize?: { everyMs: number };
 }
@@ -125,9 +127,10 @@ export function twoConnectionFactory(
         // Statistics are an aid to the planner: a failure leaves the old ones.
       }
     };
-    if (opts.optimize) optimize('PRAGMA optimize=0x10002');
+    const OPTIMIZE = 'PRAGMA optimize=0x10002';
+    if (opts.optimize) optimize(OPTIMIZE);
     const optimizer = opts.optimize
-      ? setInterval(() => void lock().then((free) => (optimize('PRAGMA optimize'), free())), opts.optimize.everyMs)
+      ? setInterval(() => void lock().then((free) => (optimize(OPTIMIZE), free())), opts.optimize.everyMs)
       : undefined;
     optimizer?.unref();
 
@@ -207,7 +210,7 @@ export function twoConnectionFactory(
       },
       async dispose() {
         clearInterval(optimizer);
-        if (opts.optimize) optimize('PRAGMA optimize');
+        if (opts.optimize) optimize(OPTIMIZE);
         if (r !== w) {
           await r.dispose();
           // SQLite deletes the WAL and SHM files when the last connection closes, but only
