@@ -2,14 +2,10 @@
 // every message's text (issue 21). Every write path sets it (one version, a batch of
 // versions, an import), the migration marks the rows already stored by the same rule,
 // and include lookups still find every includer. Both databases.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapterFactoryFor } from '../../src/db/adapter.js';
-import { projectRoot } from '../../src/db/paths.js';
 import { importLibrary } from '../../src/library/apply.js';
-import { actor, makeCore, TEST_DB, tempPostgresUrl, tempSqliteUrl, type TestCore } from '../helpers/db.js';
+import { actor, makeCore, TEST_DB, type TestCore } from '../helpers/db.js';
+import { acrossMigration } from '../helpers/migrations.js';
 import { tempDir, writeFiles } from '../library/helpers.js';
 
 const text = (t: string) => ({ role: 'user' as const, content: { type: 'text' as const, text: t } });
@@ -72,13 +68,6 @@ describe(`messages that may include another prompt (${TEST_DB})`, () => {
 });
 
 // The migration over rows written before the column existed, by the real migration files.
-function migrationsUpTo(dir: string, name: string): { before: string[]; target: string } {
-  const all = readdirSync(dir).filter((d) => /^\d{14}_/.test(d)).sort();
-  const i = all.findIndex((d) => d.endsWith(`_${name}`));
-  const sql = (d: string) => readFileSync(path.join(dir, d, 'migration.sql'), 'utf8');
-  return { before: all.slice(0, i).map(sql), target: sql(all[i]!) };
-}
-
 const seed = (now: string) => `
   INSERT INTO "Prompt" ("id", "name", "latestVersion", "revision", "createdAt", "updatedAt") VALUES (1, 'p', 1, 1, ${now}, ${now});
   INSERT INTO "PromptVersion" ("id", "promptId", "number", "createdAt") VALUES (10, 1, 1, ${now});
@@ -89,40 +78,15 @@ const seed = (now: string) => `
     (103, 10, 3, 'user', 'resource', NULL, NULL);`;
 const expected = [[100, false], [101, true], [102, true], [103, false]];
 
-interface SqliteConn {
-  executeScript(sql: string): Promise<void>;
-  queryRaw(q: { sql: string; args: unknown[]; argTypes: unknown[] }): Promise<{ rows: unknown[][] }>;
-  dispose(): Promise<void>;
-}
+const ASK = 'SELECT "id", "mayInclude" FROM "PromptMessage" ORDER BY "id"';
+const asFlags = (rows: unknown[][]) => rows.map(([id, may]) => [Number(id), may === true || Number(may) === 1]);
 
 describe('the message_may_include migration', () => {
-  const ask = 'SELECT "id", "mayInclude" FROM "PromptMessage" ORDER BY "id"';
-
   it('SQLite: marks the includes and the texts holding {{> already stored', async () => {
-    const { before, target } = migrationsUpTo(path.join(projectRoot, 'prisma', 'migrations'), 'message_may_include');
-    const conn = await (adapterFactoryFor(tempSqliteUrl()) as unknown as { connect(): Promise<SqliteConn> }).connect();
-    try {
-      for (const m of before) await conn.executeScript(m);
-      await conn.executeScript(seed(`'2026-01-01T00:00:00.000Z'`));
-      await conn.executeScript(target);
-      const rs = await conn.queryRaw({ sql: ask, args: [], argTypes: [] });
-      expect(rs.rows.map(([id, may]) => [Number(id), Boolean(Number(may))])).toEqual(expected);
-    } finally {
-      await conn.dispose();
-    }
+    expect(asFlags(await acrossMigration('sqlite', 'message_may_include', seed, ASK))).toEqual(expected);
   });
 
   it('PostgreSQL: the same', async () => {
-    const { before, target } = migrationsUpTo(path.join(projectRoot, 'prisma', 'postgres', 'migrations'), 'message_may_include');
-    const client = new pg.Client({ connectionString: await tempPostgresUrl() });
-    await client.connect();
-    try {
-      for (const m of before) await client.query(m);
-      await client.query(seed('CURRENT_TIMESTAMP'));
-      await client.query(target);
-      expect((await client.query(ask)).rows.map((r: { id: number; mayInclude: boolean }) => [r.id, r.mayInclude])).toEqual(expected);
-    } finally {
-      await client.end();
-    }
+    expect(asFlags(await acrossMigration('postgresql', 'message_may_include', seed, ASK))).toEqual(expected);
   });
 });
