@@ -120,18 +120,16 @@ export function twoConnectionFactory(
     const writer: SqliteWriter = { connection: w.client, compiled: writerCompiled, lock, adoptNext: false, readerCompiled };
     onWriter(writer);
     // ANALYZE writes sqlite_stat1: a busy database (another process's write) only defers it.
-    const optimize = (sql: string) => {
+    const optimize = () => {
+      if (!opts.optimize) return;
       try {
-        writerCompiled(sql).run();
+        writerCompiled('PRAGMA optimize=0x10002').run();
       } catch {
         // Statistics are an aid to the planner: a failure leaves the old ones.
       }
     };
-    const OPTIMIZE = 'PRAGMA optimize=0x10002';
-    if (opts.optimize) optimize(OPTIMIZE);
-    const optimizer = opts.optimize
-      ? setInterval(() => void lock().then((free) => (optimize(OPTIMIZE), free())), opts.optimize.everyMs)
-      : undefined;
+    optimize();
+    const optimizer = opts.optimize ? setInterval(() => void lock().then((free) => (optimize(), free())), opts.optimize.everyMs) : undefined;
     optimizer?.unref();
 
     // Whether a statement may run on the reader: it returns rows and writes nothing
@@ -210,7 +208,7 @@ export function twoConnectionFactory(
       },
       async dispose() {
         clearInterval(optimizer);
-        if (opts.optimize) optimize(OPTIMIZE);
+        optimize();
         if (r !== w) {
           await r.dispose();
           // SQLite deletes the WAL and SHM files when the last connection closes, but only
