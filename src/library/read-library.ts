@@ -3,7 +3,8 @@
 // the others; checks that need the database (stored resources) happen in the planner.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
+import type { Document, YAMLError } from 'yaml';
+import { parseLibraryYaml, yamlLib } from './library-yaml.js';
 import type { z } from 'zod';
 // The core's modules themselves, not its index: the parse-ahead worker loads this file
 // in a fresh isolate, and the index would load every service, the catalog and the
@@ -76,10 +77,10 @@ const lineAt = (text: string, offset: number) => text.slice(0, offset).split('\n
  * An unclosed quote is reported by the parser where the file ends; the fault is where
  * the quoted value opens, so point there.
  */
-function unclosedQuoteError(doc: YAML.Document, text: string, e: YAML.YAMLError): FieldError | undefined {
+function unclosedQuoteError(doc: Document, text: string, e: YAMLError): FieldError | undefined {
   if (e.code !== 'MISSING_CHAR' || !/quote/i.test(e.message)) return undefined;
   let opened: number | undefined;
-  YAML.visit(doc, {
+  yamlLib().visit(doc, {
     Scalar(_, n) {
       if ((n.type === 'QUOTE_DOUBLE' || n.type === 'QUOTE_SINGLE') && n.range && n.range[0] <= e.pos[0] && n.range[1] >= e.pos[0]) opened = n.range[0];
     },
@@ -93,11 +94,11 @@ function parseYaml(text: string): unknown {
   // The parser refuses alias bombs and similar by throwing from toJS (and deep nesting
   // can overflow the stack); either is this file's error, not the whole import's.
   try {
-    const doc = YAML.parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+    const doc = parseLibraryYaml(text);
     if (doc.errors.length) {
       throw new FileError(
         doc.errors.map(
-          (e) => unclosedQuoteError(doc, text, e) ?? { path: e.linePos ? `line ${e.linePos[0].line}` : '(file)', message: e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?\s*$/, '').replace(/:\s*$/, '') },
+          (e) => (doc.document && unclosedQuoteError(doc.document, text, e)) ?? { path: e.linePos ? `line ${e.linePos[0].line}` : '(file)', message: e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?\s*$/, '').replace(/:\s*$/, '') },
         ),
       );
     }

@@ -5,12 +5,11 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { withCore } from '../context.js';
 import { bold, red, UsageError } from '../output.js';
 import { importLibrary, type ImportPhase, type ImportReport } from '../../library/apply.js';
-import { exportLibrary } from '../../library/export.js';
 import { seedDir, seedLibrary } from '../../library/seed.js';
 import { SettableLabelSchema } from '../../core/schemas.js';
 import type { PromptPlanItem, ResourcePlanItem } from '../../library/plan.js';
 import { formatOption, runFormatExport, runFormatImport } from './library-formats.js';
-import type { FormatId } from '../../library/formats/index.js';
+import type { FormatId } from '../../library/formats/types.js';
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_TOTAL_BYTES, MiB, parseSize } from '../../library/safe-read.js';
 
 interface ImportFlags {
@@ -271,6 +270,7 @@ Examples:
         return withCore(cmd, 'read', (core) => runFormatExport(core, dir, format, flags));
       }
       await withCore(cmd, 'read', async (core) => {
+        const { exportLibrary } = await import('../../library/export.js');
         const r = await exportLibrary(core, dir, flags);
         for (const name of r.skipped) err(`skipped ${name}: no active version (use --latest or --all-versions)`);
         for (const f of r.pruned) err(`removed ${f}`);

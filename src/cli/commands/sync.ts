@@ -6,8 +6,8 @@ import { withCore } from '../context.js';
 import { red, UsageError } from '../output.js';
 import { SettableLabelSchema } from '../../core/schemas.js';
 import type { FormatId } from '../../library/formats/index.js';
-import { syncOnce, type SyncOptions, type SyncReport } from '../../library/sync.js';
-import { watchDirectory } from '../../library/sync-watch.js';
+// The sync itself loads when the command runs (it brings every format converter and `yaml`).
+import type { SyncOptions, SyncReport } from '../../library/sync.js';
 import { formatOption, warningLine } from './library-formats.js';
 
 interface SyncFlags {
@@ -77,11 +77,13 @@ Examples:
       const opts: SyncOptions = { format: flags.format ?? 'auto', label: flags.label, activate: flags.activate, force: flags.force };
       await withCore(cmd, 'write', async (core) => {
         if (!flags.watch) {
+          const { syncOnce } = await import('../../library/sync.js');
           const r = await syncOnce(core, dir, opts);
           print(r, flags.json);
           if (r.failed) process.exitCode = 1;
           return;
         }
+        const { watchDirectory } = await import('../../library/sync-watch.js');
         const w = watchDirectory(core, dir, { ...opts, onReport: (r) => print(r, flags.json), onError: (e) => err(`${red('error')} ${e instanceof Error ? e.message : String(e)}`) });
         err(`promptd: watching ${path.resolve(dir)} (Ctrl-C to stop)`);
         await new Promise<void>((resolve) => {

@@ -1,6 +1,7 @@
 // Helpers every converter needs: front matter, line numbers, names, and the final
 // validation that turns a candidate into an imported prompt or a per-file problem.
 import YAML from 'yaml';
+import { parseLibraryYaml } from '../library-yaml.js';
 import type { z } from 'zod';
 import { formatPath, PromptNameSchema, VersionInputSchema, type ArgumentInput, type ArgumentType, type FieldError, type MessageInput } from '../../core/index.js';
 import { defaultProblems } from '../../core/arguments.js';
@@ -42,7 +43,7 @@ export function splitFrontMatter(text: string, freeText: string[] = []): FrontMa
   for (const key of freeText) {
     yaml = yaml.replace(new RegExp(`^(${key}:[ \\t]*)([^'"\\s].*?)[ \\t]*$`, 'm'), (_l, k: string, v: string) => `${k}${JSON.stringify(v)}`);
   }
-  const doc = YAML.parseDocument(yaml, { uniqueKeys: true, prettyErrors: true });
+  const doc = parseLibraryYaml(yaml);
   if (doc.errors.length) {
     throw new ConvertError(doc.errors.map((e) => ({
       path: e.linePos ? `line ${e.linePos[0].line + 1}` : 'front matter',

@@ -22,8 +22,6 @@ export const FORMATS: Record<FormatId, PromptFormat> = {
   langfuse,
 };
 
-export const isFormatId = (s: string): s is FormatId => (FORMAT_IDS as readonly string[]).includes(s);
-
 export interface ReadFormatsResult extends FormatReadResult {
   /** files no format claimed (auto) or the given format does not read */
   skipped: string[];

@@ -1,7 +1,7 @@
 // promptd's own prompt file (docs/library-format.md) as a converter, so `--format auto`
 // can mix it with the others. Directory imports of promptd libraries keep using
 // readLibrary (it also reads resources.yaml, media and history files).
-import YAML from 'yaml';
+import { parseLibraryYaml } from '../library-yaml.js';
 import type { Version } from '../../core/index.js';
 import { toYaml } from '../export.js';
 import { fromVersion, PromptFileSchema, toVersionInput } from '../format.js';
@@ -10,7 +10,7 @@ import type { ExportPrompt, FormatReadResult, FormatWarning, PromptFormat, Sourc
 
 function read(files: SourceFile[]): FormatReadResult {
   return readEach(files, (f) => {
-    const doc = YAML.parseDocument(f.text, { uniqueKeys: true, prettyErrors: true });
+    const doc = parseLibraryYaml(f.text);
     if (doc.errors.length) throw new ConvertError(doc.errors.map((e) => ({ path: e.linePos ? `line ${e.linePos[0].line}` : '(file)', message: e.message.split('\n')[0]! })));
     const raw = doc.toJS();
     if (raw && typeof raw === 'object' && 'versions' in raw) fail('versions', 'history files are read by `promptd import <library>` (readLibrary), not by the format converters');

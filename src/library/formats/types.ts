@@ -7,6 +7,8 @@ import type { FileProblem, ParsedPrompt } from '../read-library.js';
 export const FORMAT_IDS = ['promptd', 'claude-commands', 'prompt-md', 'dotprompt', 'prompty', 'langfuse'] as const;
 export type FormatId = (typeof FORMAT_IDS)[number];
 
+export const isFormatId = (s: string): s is FormatId => (FORMAT_IDS as readonly string[]).includes(s);
+
 export interface SourceFile {
   /** relative to the import root, `/`-separated: `.claude/commands/git/commit.md` */
   path: string;
