@@ -5,7 +5,7 @@ import type { Repositories, Store } from '../core/ports.js';
 import { createDb, type Db } from './create-db.js';
 import type { Tx } from './prisma.js';
 import type { AdapterOptions, Dialect } from './dialect.js';
-import { promptRepository } from './repositories/prompts-repo.js';
+import { promptRepository, type WrittenVersions } from './repositories/prompts-repo.js';
 import { resourceRepository, templateRepository } from './repositories/resources-repo.js';
 import { tokenRepository } from './repositories/tokens-repo.js';
 import { eventRepository } from './repositories/events-repo.js';
@@ -23,13 +23,14 @@ import { prismaSql, type RawSql } from './raw-sql.js';
  * `feedSql`: raw reads for the change feed outside a transaction (Db.feedSql), if any.
  */
 export function repositories(tx: Tx, dialect: Dialect, sql: RawSql = prismaSql(tx), feedSql?: RawSql): Repositories {
+  const written: WrittenVersions = new Map();
   return {
-    prompts: promptRepository(tx, dialect, sql),
+    prompts: promptRepository(tx, dialect, sql, written),
     resources: resourceRepository(tx),
     templates: templateRepository(tx),
     tokens: tokenRepository(tx),
     events: eventRepository(tx, sql, feedSql),
-    labels: labelRepository(tx, sql),
+    labels: labelRepository(tx, sql, written),
     webhooks: webhookRepository(tx),
     usage: usageRepository(tx),
   };

@@ -5,24 +5,31 @@ import { Prisma, type Tx } from '../prisma.js';
 import { chunks, hasPair, pairsWhere } from './bulk-sql.js';
 import { prismaSql, type RawSql } from '../raw-sql.js';
 import type { LabelPointer, LabelRepository } from '../../core/ports.js';
+import type { WrittenVersions } from './prompts-repo.js';
 
 export const PRODUCTION = 'production';
 
 type Move = { promptId: number; label: string; number: number | null };
 
-async function versionIds(tx: Tx, items: { promptId: number; number: number }[]): Promise<Map<string, number>> {
+async function versionIds(tx: Tx, items: { promptId: number; number: number }[], written: WrittenVersions): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
-  for (const part of chunks(items)) {
+  // Versions this transaction wrote are known; only older ones are read.
+  const unknown = items.filter((i) => {
+    const id = written.get(`${i.promptId}:${i.number}`);
+    if (id !== undefined) ids.set(`${i.promptId}:${i.number}`, id);
+    return id === undefined;
+  });
+  for (const part of chunks(unknown)) {
     const rows = await tx.promptVersion.findMany({ where: pairsWhere(part), select: { id: true, promptId: true, number: true } });
     for (const r of rows.filter(hasPair(part))) ids.set(`${r.promptId}:${r.number}`, r.id);
   }
   return ids;
 }
 
-async function move(tx: Tx, sql: RawSql, items: Move[], at: Date): Promise<void> {
+async function move(tx: Tx, sql: RawSql, items: Move[], at: Date, written: WrittenVersions): Promise<void> {
   if (!items.length) return;
   const sets = items.filter((i): i is Move & { number: number } => i.number !== null);
-  const ids = await versionIds(tx, sets);
+  const ids = await versionIds(tx, sets, written);
   // One statement per label name (an `in` list keeps one query shape; see pairsWhere).
   const removals = new Map<string, number[]>();
   for (const i of items) if (i.number === null) removals.set(i.label, [...(removals.get(i.label) ?? []), i.promptId]);
@@ -61,7 +68,8 @@ async function move(tx: Tx, sql: RawSql, items: Move[], at: Date): Promise<void>
   }
 }
 
-export function labelRepository(tx: Tx, sql: RawSql = prismaSql(tx)): LabelRepository {
+/** `written`: the ids of versions the same transaction inserted (prompts-repo.ts), shared with its prompt repository. */
+export function labelRepository(tx: Tx, sql: RawSql = prismaSql(tx), written: WrittenVersions = new Map()): LabelRepository {
   return {
     async ofPrompts(promptIds) {
       const out = new Map<number, { label: string; version: number }[]>();
@@ -89,6 +97,6 @@ export function labelRepository(tx: Tx, sql: RawSql = prismaSql(tx)): LabelRepos
       const rows = await tx.promptLabel.groupBy({ by: ['name'], where: { prompt: { deletedAt: null } }, _count: { _all: true }, orderBy: { name: 'asc' } });
       return rows.map((r) => ({ label: r.name, prompts: r._count._all }));
     },
-    move: (items, at) => move(tx, sql, items, at),
+    move: (items, at) => move(tx, sql, items, at, written),
   };
 }

@@ -36,8 +36,8 @@ const values = (rows: Prisma.Sql[]) => Prisma.join(rows.map((r) => Prisma.sql`($
 
 /**
  * One statement for insertVersions (prompts-repo.ts) of versions whose prompts are
- * named; undefined when it would bind too many parameters (an import: the statements
- * one by one then).
+ * named, answering the new versions' ids; undefined when it would bind too many
+ * parameters (an import: the statements one by one then).
  */
 export function versionBatch(versions: NewVersion[], data: VersionData[], at: Date, events: NewChangeEvent[] = []): Prisma.Sql | undefined {
   const versionId = (v: NewVersion) => Prisma.sql`(SELECT "id" FROM "v" WHERE "promptId" = ${v.promptId} AND "number" = ${v.number})`;
@@ -57,6 +57,6 @@ export function versionBatch(versions: NewVersion[], data: VersionData[], at: Da
   if (binds.length) ctes.push(Prisma.sql`"b" AS (INSERT INTO "ResourceBinding" (${ident(BINDING_COLUMNS)}) VALUES ${values(binds)})`);
   ctes.push(Prisma.sql`"s" AS (${namedSearchTextUpdate([...newestPerPrompt(versions).values()])})`);
   if (events.length) ctes.push(Prisma.sql`"e" AS (INSERT INTO "ChangeEvent" (${ident(EVENT_COLUMNS)}) VALUES ${values(events.map((e) => Prisma.join(eventRow(e, at))))})`);
-  const batch = Prisma.sql`WITH ${Prisma.join(ctes, ', ')} SELECT 1`;
+  const batch = Prisma.sql`WITH ${Prisma.join(ctes, ', ')} SELECT "id", "promptId", "number" FROM "v"`;
   return batch.values.length <= MAX_BATCH_PARAMS ? batch : undefined;
 }
