@@ -151,6 +151,7 @@ describe('library YAML: js-yaml reads only what `yaml` reads the same way', () =
       '... ""\n', // content after a document end marker
       '\n3e323\n', // beyond a double
       `${'9'.repeat(400)}\n`,
+      `a: 0x${'f'.repeat(300)}\nb: 0o${'7'.repeat(400)}\nc: -${'1'.repeat(320)}.5\n`,
       '\n\ufeff\n', // a byte order mark after the start
       '\ufeff\tyes\n', // and at the start, before a tab
       '\ufeff- {}\n', // or before a sequence
