@@ -40,6 +40,12 @@ const values = (rows: Prisma.Sql[]) => Prisma.join(rows.map((r) => Prisma.sql`($
  * parameters (an import: the statements one by one then).
  */
 export function versionBatch(versions: NewVersion[], data: VersionData[], at: Date, events: NewChangeEvent[] = []): Prisma.Sql | undefined {
+  // The parameters the rows bind at least (a child row's version id is a subquery of 2):
+  // an import's batch is over the limit, and building its statement only to drop it cost
+  // ~0.2 s of a 10,000-prompt import's CPU on PostgreSQL.
+  let least = versions.length * VERSION_COLUMNS.length + events.length * EVENT_COLUMNS.length;
+  for (const d of data) least += d.arguments.create.length * (ARGUMENT_COLUMNS.length + 1) + d.messages.create.length * (MESSAGE_COLUMNS.length + 1);
+  if (least > MAX_BATCH_PARAMS) return undefined;
   const versionId = (v: NewVersion) => Prisma.sql`(SELECT "id" FROM "v" WHERE "promptId" = ${v.promptId} AND "number" = ${v.number})`;
   const ctes: Prisma.Sql[] = [
     Prisma.sql`"v" AS (INSERT INTO "PromptVersion" (${ident(VERSION_COLUMNS)}) VALUES ${values(versions.map((v, i) => Prisma.join(versionRow(v, data[i]!, at))))} RETURNING "id", "promptId", "number")`,
