@@ -1,6 +1,6 @@
 // How every library file's YAML is read (prompt files, history files, resources.yaml,
 // front matter of the other formats). `yaml` decides what a file means and explains what
-// is wrong with it; js-yaml reads the files it is sure about, 2-2.5 times as fast
+// is wrong with it; js-yaml reads the files it is sure about, about twice as fast
 // (a new import of 10,000 files spent a third of its CPU in `yaml`'s parser; section 36
 // of bench/history.md).
 //
@@ -70,21 +70,21 @@ const LEAVE_TO_YAML = /^(?:%|\.\.\.| *\t|[&!])|[\s,[\]{}][&!]|[|>][-+]?[1-9]|\r(
 /** A file starting ` ---`: a start marker to js-yaml, text to `yaml`. */
 const INDENTED_START = /^ +---/;
 
-/** js-yaml's value of `text`, or `left` where `yaml` is to read it. */
-function fastValue(text: string, left: symbol): unknown {
-  if (LEAVE_TO_YAML.test(text) || INDENTED_START.test(text)) return left;
+const LEFT = Symbol('left to yaml');
+
+/** js-yaml's value of `text`, or LEFT where `yaml` is to read it. */
+function fastValue(text: string): unknown {
+  if (LEAVE_TO_YAML.test(text) || INDENTED_START.test(text)) return LEFT;
   try {
     return load(text, { schema: SCHEMA, maxAliases: 0 });
   } catch {
-    return left;
+    return LEFT;
   }
 }
 
-const LEFT = Symbol('left to yaml');
-
 /** The document in `text`; read it with `errors` first, then `toJS()` (which may throw, as `yaml`'s does). */
 export function parseLibraryYaml(text: string): LibraryYaml {
-  const value = fastValue(text, LEFT);
+  const value = fastValue(text);
   if (value !== LEFT) return { errors: [], toJS: () => value };
   const document = yamlLib().parseDocument(text, YAML_OPTIONS);
   return { errors: document.errors, toJS: () => document.toJS(), document };

@@ -15,8 +15,9 @@ async function versionIds(tx: Tx, items: { promptId: number; number: number }[],
   const ids = new Map<string, number>();
   // Versions this transaction wrote are known; only older ones are read.
   const unknown = items.filter((i) => {
-    const id = written.get(`${i.promptId}:${i.number}`);
-    if (id !== undefined) ids.set(`${i.promptId}:${i.number}`, id);
+    const k = `${i.promptId}:${i.number}`;
+    const id = written.get(k);
+    if (id !== undefined) ids.set(k, id);
     return id === undefined;
   });
   for (const part of chunks(unknown)) {
