@@ -13,8 +13,7 @@ import { renderError } from './problem.js';
 export const ACCESS_TABLE = {
   // Reading is for everyone with a token.
   'GET /me': 'reader',
-  'GET /server-info': 'reader',
-  'GET /activity': 'reader',
+  'GET /activity': 'reader', // token, webhook and settings events: admins only (activity-service.ts)
   'GET /events': 'reader',
   'POST /events/ticket': 'reader', // a ticket opens the (read-only) event stream
   'GET /prompts': 'reader',
@@ -60,6 +59,8 @@ export const ACCESS_TABLE = {
   'POST /tokens': 'admin',
   'PATCH /tokens/{id}': 'admin', // a token's own rate limits
   'DELETE /tokens/{id}': 'admin',
+  // The database URL a stdio process should use (Connect page) and the bin's retention.
+  'GET /server-info': 'admin',
   // The audit (who used which token, from where) and the instance's rate limits.
   'GET /audit': 'admin',
   'GET /audit.csv': 'admin',

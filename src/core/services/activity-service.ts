@@ -1,7 +1,8 @@
 // The activity log: the change log read newest first, filtered by who (the actor) and
 // what (an action, a `<prefix>.*` pattern, or one prompt), for the admin UI.
 import type { CursorCodec } from '../cursor.js';
-import { badRequest } from '../errors.js';
+import { roleAllows, type Role } from '../access.js';
+import { badRequest, DomainError } from '../errors.js';
 import type { EventFilter, Store } from '../ports.js';
 import type { ChangeEvent, Page } from '../types.js';
 import { AUDIT_ONLY_EVENTS, PING_EVENT, WEBHOOK_EVENTS, WEBHOOK_EVENT_PREFIXES } from '../webhooks/events.js';
@@ -13,6 +14,12 @@ export const ACTIVITY_ACTIONS: readonly string[] = [...WEBHOOK_EVENTS, PING_EVEN
 const TOKEN_USED = 'token.used';
 /** `<prefix>.*` patterns an `action=` filter takes. */
 const ACTION_PREFIXES: readonly string[] = [...WEBHOOK_EVENT_PREFIXES, 'settings'];
+/**
+ * What only admins read (docs/access.md): token events carry every token's name, role
+ * and MCP scope, webhook events their URLs and filters, settings events each token's
+ * limits — the same data as the admin-only /tokens, /webhooks and /settings routes.
+ */
+export const ADMIN_ONLY_ACTIONS: readonly string[] = ACTIVITY_ACTIONS.filter((a) => /^(token|webhook|settings)\./.test(a));
 
 export interface ActivityQuery {
   /** exactly this actor, e.g. `token:ci-bot#3`, `admin`, `cli` */
@@ -34,6 +41,11 @@ export interface ActivityQuery {
    * activity page shows changes, the audit (GET /audit) changes and use.
    */
   withUse?: boolean;
+  /**
+   * The caller's role: short of admin, the admin-only events are left out in the query
+   * itself (so pages stay full), and asking for them by `action=` is a 403. Absent: admin.
+   */
+  role?: Role;
   limit?: number;
   cursor?: string;
 }
@@ -65,9 +77,18 @@ export function createActivityService({ store, cursors }: { store: Pick<Store, '
   return {
     async list(q: ActivityQuery): Promise<Page<ActivityItem>> {
       const limit = clampLimit(q.limit);
+      const admin = roleAllows(q.role ?? 'admin', 'admin');
+      let actions = q.action !== undefined ? actionsOf(q.action, q.withUse) : undefined;
+      if (actions && !admin) {
+        actions = actions.filter((a) => !ADMIN_ONLY_ACTIONS.includes(a));
+        if (!actions.length) {
+          throw new DomainError('forbidden', `"${q.action}" events need the admin role; this token is ${q.role === 'editor' ? 'an' : 'a'} ${q.role}`, [{ path: 'action', message: 'admin only' }]);
+        }
+      }
+      const except = admin ? (q.withUse ? undefined : [TOKEN_USED]) : [...new Set([TOKEN_USED, ...ADMIN_ONLY_ACTIONS])];
       const filter: EventFilter = {
         ...(q.actor !== undefined ? { actor: q.actor } : {}),
-        ...(q.action !== undefined ? { actions: actionsOf(q.action, q.withUse) } : q.withUse ? {} : { exceptActions: [TOKEN_USED] }),
+        ...(actions ? { actions } : except ? { exceptActions: except } : {}),
         ...(q.entity !== undefined ? { entity: q.entity } : {}),
         ...(q.entityKey !== undefined ? { entityKey: q.entityKey } : {}),
         ...(q.prompt !== undefined ? { entity: 'prompt' as const, entityKey: q.prompt } : {}),

@@ -7,6 +7,6 @@ import type * as routes from './activity.routes.js';
 type H<R extends keyof typeof routes> = RouteHandler<Extract<(typeof routes)[R], { method: string }>, AuthEnv>;
 
 export function createHandlers(core: Core) {
-  const list: H<'list'> = async (c) => c.json(wire(await core.activity.list(c.req.valid('query'))), 200);
+  const list: H<'list'> = async (c) => c.json(wire(await core.activity.list({ ...c.req.valid('query'), role: c.get('role') })), 200);
   return { list };
 }

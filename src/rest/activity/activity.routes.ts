@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { safeString, StoredPromptNameSchema } from '../../core/schemas.js';
-import { ListQuerySchema, errorResponses, json, page } from '../schemas.js';
+import { ListQuerySchema, ProblemSchema, errorResponses, json, page } from '../schemas.js';
 
 const tags = ['Activity'];
 export const ENTITIES = ['prompt', 'resource', 'resource_template', 'token', 'webhook', 'settings'] as const;
@@ -27,5 +27,10 @@ export const list = createRoute({
       prompt: StoredPromptNameSchema.optional().meta({ description: "only events about this prompt (by its name when they happened; a rename's event is under the new name)" }),
     }),
   },
-  responses: { 200: json(page(ActivityItemSchema, 'ActivityPage'), 'A page of events'), 400: errorResponses[400], 401: errorResponses[401] },
+  responses: {
+    200: json(page(ActivityItemSchema, 'ActivityPage'), 'A page of events (for readers and editors, without token, webhook and settings events)'),
+    400: errorResponses[400],
+    401: errorResponses[401],
+    403: { description: '`action=` names only token, webhook or settings events, which need the admin role', content: { 'application/problem+json': { schema: ProblemSchema } } },
+  },
 });

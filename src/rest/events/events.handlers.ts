@@ -1,5 +1,7 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Core } from '../../core/index.js';
+import { roleAllows } from '../../core/access.js';
+import { ADMIN_ONLY_ACTIONS } from '../../core/services/activity-service.js';
 import type { ChangeEvent } from '../../core/types.js';
 import type { AuthEnv } from '../auth.js';
 import type * as routes from './events.routes.js';
@@ -23,7 +25,10 @@ export function createHandlers(core: Core, deps: { registry: StreamRegistry; tic
   const stream: H<'stream'> = (c) => {
     const handle = registry.open({ actor: c.get('actor'), tokenId: c.get('tokenId') ?? null });
     if ('refused' in handle) return refusedStream(c, handle.refused, limits) as never;
-    return streamChanges(c, core, { handle, limits, lastEventId: lastEventIdOf(c, c.req.valid('query').lastEventId), encode: toWire }) as never;
+    // Readers and editors do not see token, webhook and settings events (as in GET /activity).
+    const admin = roleAllows(c.get('role'), 'admin');
+    const encode = (e: ChangeEvent) => (admin || !ADMIN_ONLY_ACTIONS.includes(e.action) ? toWire(e) : undefined);
+    return streamChanges(c, core, { handle, limits, lastEventId: lastEventIdOf(c, c.req.valid('query').lastEventId), encode }) as never;
   };
 
   return { ticket, stream };
