@@ -55,7 +55,8 @@ export interface CatalogView {
   tagsOf(name: string): readonly string[] | undefined;
   find(name: string): ServedPrompt | undefined;
   /** `served` hears the version rendered once the prompt is found (before its arguments are checked): usage counts it. */
-  render(name: string, args: Record<string, ArgumentValue>, served?: (version: number) => void): Promise<RenderedPrompt>;
+  /** `scope`: includes of prompts outside its tags are refused (an MCP token's scope; scopedView passes it). */
+  render(name: string, args: Record<string, ArgumentValue>, served?: (version: number) => void, scope?: Pick<McpScope, 'tags'> | null): Promise<RenderedPrompt>;
   complete(name: string, argument: string, value: string, context?: Record<string, string>): CompletionResult;
 }
 
@@ -288,10 +289,21 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     return row ? { name, version: source.decode(row.doc) } : null;
   }
 
-  /** How renderings under `label` resolve includes: that view, then production; pins as written. */
-  function includeContext(label: string): IncludeContext {
+  /**
+   * A prompt's tags, for a scope check on an include: from a loaded view that serves it
+   * (views follow the change log), else one targeted read of the `latest` view.
+   */
+  async function promptTags(name: string): Promise<readonly string[]> {
+    for (const v of views.values()) if (v.loaded && v.byName.has(name)) return v.tags.get(name) ?? NO_TAGS;
+    const [p] = await source.pointers(LATEST, [name]);
+    return p?.tags ?? NO_TAGS;
+  }
+
+  /** How renderings under `label` resolve includes: that view, then production; pins as written. `scope`: only includes of prompts carrying one of its tags. */
+  function includeContext(label: string, scope?: Pick<McpScope, 'tags'> | null): IncludeContext {
     return {
       label,
+      ...(scope?.tags ? { mayInclude: async (name: string) => tagsInScope(scope, await promptTags(name)) } : {}),
       async resolve(ref) {
         if (ref.version !== undefined) {
           const key = `${ref.prompt}@${ref.version}`;
@@ -409,11 +421,11 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       },
       find: (name) => get(v, name),
       tagsOf: (name) => (v.byName.has(name) ? (v.tags.get(name) ?? NO_TAGS) : undefined),
-      async render(name, args, served) {
+      async render(name, args, served, scope) {
         const p = get(v, name);
         if (!p) throw new DomainError('not_found', `prompt "${name}" not found: no prompt with that name is served${label === PRODUCTION ? '' : ` under label "${label}"`} (prompts/list shows what is served)`);
         served?.(p.version.version);
-        return renderVersion(name, p.version, args, resolver, includeContext(label));
+        return renderVersion(name, p.version, args, resolver, includeContext(label, scope));
       },
       complete(name, argument, value, context = {}) {
         const p = get(v, name);
@@ -440,7 +452,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     view: (label: string): CatalogView => (label === PRODUCTION ? production : viewOf(label)),
     knownLabels,
     /** How a rendering under `label` resolves includes (REST previews and served reads render through it). */
-    includes: (label: string = PRODUCTION): IncludeContext => includeContext(label),
+    includes: (label: string = PRODUCTION, scope?: Pick<McpScope, 'tags'> | null): IncludeContext => includeContext(label, scope),
     /**
      * Follows the change log from now on. The feed calls its subscribers in order and
      * waits for each, so a subscriber added after this hears of a change only once
@@ -503,7 +515,8 @@ export function scopedView(view: CatalogView, scope: Pick<McpScope, 'tags'> | nu
     find: (name) => (visible(name) ? view.find(name) : undefined),
     async render(name, args, served) {
       if (!visible(name)) throw absent(name);
-      return view.render(name, args, served);
+      // The scope stops at the prompt's includes too: another team's text is not rendered.
+      return view.render(name, args, served, scope);
     },
     complete(name, argument, value, context) {
       if (!visible(name)) throw new DomainError('not_found', `prompt "${name}" not found`);

@@ -1,6 +1,7 @@
 // Completion of a resource-template variable from the stored resources whose URIs
 // match that template (e.g. `file:///{path}` completes `path` from stored file:///
-// resources). Lives in the core so the MCP face stays free of SQL.
+// resources). Lives in the core so the MCP face stays free of SQL. Only public
+// resources are candidates: completion must not reveal what resources/list hides.
 import type { ResourceRepository } from './ports.js';
 import { DomainError } from './errors.js';
 import { rankCompletions, type CompletionResult } from './catalog.js';
@@ -26,7 +27,7 @@ export async function completeResourceVariable(
   // The literal text before the first expression narrows the scan in SQL.
   const prefix = uriTemplate.slice(0, Math.max(0, uriTemplate.indexOf('{')));
   const seen = new Set<string>();
-  for (const uri of await resources.uris(prefix, MAX_SCANNED)) {
+  for (const uri of await resources.uris(prefix, MAX_SCANNED, 'public')) {
     const vars = matcher.match(uri);
     if (!vars) continue;
     const v = vars[variable];

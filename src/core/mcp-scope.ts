@@ -27,3 +27,25 @@ export function inScope<P extends { tags: readonly string[] }>(scope: { tags?: r
   if (!scope?.tags) return [...prompts];
   return prompts.filter((p) => tagsInScope(scope, p.tags));
 }
+
+/**
+ * Whether a scope reads stored resources and templates directly (resources/list,
+ * resources/read, resources/templates/list, subscribe, completion). Resources carry no
+ * tags, so nothing says which team a public one is for: a tag-limited scope gets
+ * resources only embedded through the prompts it sees (docs/access.md).
+ */
+export function seesResources(scope: { tags?: readonly string[] | null } | null | undefined): boolean {
+  return !scope?.tags;
+}
+
+/**
+ * Whether a change event may change resources/list or resources/templates/list: every
+ * template change, and a resource change that was or is public. A bound resource's
+ * writes change no listing (an event without `visibility` counts as public).
+ */
+export function changesResourceListing(e: { entity: string; details?: Record<string, unknown> | null }): boolean {
+  if (e.entity === 'resource_template') return true;
+  if (e.entity !== 'resource') return false;
+  const d = e.details ?? {};
+  return d.visibility === undefined || d.visibility === 'public' || d.previousVisibility === 'public';
+}

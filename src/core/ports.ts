@@ -280,7 +280,7 @@ export interface ResourceRepository {
   /** What version validation needs to know about the stored resources with these URIs. */
   info(uris: string[]): Promise<Map<string, StoredResourceInfo>>;
   /** Stored URIs starting with `prefix`, in order, at most `limit`. */
-  uris(prefix: string, limit: number): Promise<string[]>;
+  uris(prefix: string, limit: number, visibility?: 'public' | 'bound'): Promise<string[]>;
   /** Inserts the resource and points bindings saved earlier under its URI at it. */
   insert(fields: ResourceFields): Promise<Resource>;
   update(id: number, fields: ResourceFields): Promise<Resource>;

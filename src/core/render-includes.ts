@@ -24,7 +24,16 @@ export interface IncludeContext {
   resolve(ref: IncludeRef): Promise<IncludeTarget | null>;
   /** prompts being rendered, outermost first (guards cycles and depth) */
   path?: string[];
+  /**
+   * The caller's scope check (an MCP token's tags): false refuses the include. Set by
+   * the caller that knows the scope (catalog.ts scopedView); absent: every prompt.
+   */
+  mayInclude?: (name: string) => boolean | Promise<boolean>;
 }
+
+/** An include outside the caller's scope: refused without naming the included prompt (its name is another team's). */
+export const outOfScopeError = (promptName: string) =>
+  includeError(promptName, "it includes a prompt outside this client's scope (its token's tags)");
 
 /**
  * A broken include is the author's to fix, never the client's: a conflict between what
@@ -40,6 +49,7 @@ async function enter(ref: IncludeRef, ctx: IncludeContext, path: string[]): Prom
     const where = ref.version !== undefined ? `version ${ref.version}` : ref.label !== undefined ? `label "${ref.label}"` : `label "${ctx.label}"${ctx.label === 'production' ? '' : ' or production'}`;
     throw includeError(root, `"${path.at(-1)}" includes "${formatIncludeRef(ref)}", and no prompt "${ref.prompt}" is served under ${where}`);
   }
+  if (ctx.mayInclude && !(await ctx.mayInclude(target.name))) throw outOfScopeError(root);
   const next = [...path, target.name];
   if (path.includes(target.name)) throw includeError(root, `include cycle ${next.join(' → ')}`);
   if (next.length - 1 > MAX_INCLUDE_DEPTH) throw includeError(root, `includes nest deeper than ${MAX_INCLUDE_DEPTH} levels (${next.join(' → ')})`);

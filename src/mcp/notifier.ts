@@ -7,7 +7,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Core } from '../core/index.js';
 import type { ChangeEvent } from '../core/types.js';
 import { compileUriMatcher } from '../core/uri-template.js';
-import { tagsInScope, type McpSessionAuth } from '../core/mcp-scope.js';
+import { changesResourceListing, seesResources, tagsInScope, type McpSessionAuth } from '../core/mcp-scope.js';
 
 export const COALESCE_MS = 200;
 
@@ -105,7 +105,8 @@ function createNotifier(core: Core, log: Log): Notifier {
     }
     fn();
   };
-  const resourcesChanged = coalesce(() => each((s) => s.server.sendResourceListChanged()), COALESCE_MS);
+  // Only sessions that list resources at all (a tag-limited scope does not: mcp-scope.ts).
+  const resourcesChanged = coalesce(() => each((s) => s.server.sendResourceListChanged(), (s) => seesResources(s.auth?.scope)), COALESCE_MS);
 
   // The catalog fires after it has reloaded, so a client reacting to the
   // notification with prompts/list already sees the new state.
@@ -131,8 +132,9 @@ function createNotifier(core: Core, log: Log): Notifier {
       if (e.entity === 'resource') {
         touched.add(e.entityKey);
         if (typeof e.details?.from === 'string') touched.add(e.details.from);
-        // The listing shows uri, name, title, mimeType: any write may change it.
-        listChanged = true;
+        // The listing shows uri, name, title, mimeType of public resources: a write to
+        // one that was or is public may change it; a bound resource's changes no listing.
+        if (changesResourceListing(e)) listChanged = true;
       } else if (e.entity === 'resource_template') {
         templates.push(e.entityKey);
         listChanged = true;

@@ -21,7 +21,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Core } from '../core/index.js';
 import { MAX_PAGE_SIZE } from './page-size.js';
 import { scopedView, type ServedPrompt } from '../core/catalog.js';
-import type { McpSessionAuth } from '../core/mcp-scope.js';
+import { seesResources, type McpSessionAuth } from '../core/mcp-scope.js';
 import { isSafeIconSrc } from '../core/uri-schemes.js';
 import { LIMITS } from '../core/schemas.js';
 import { guarded, type ErrorLog } from './errors.js';
@@ -110,6 +110,9 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
   const session: Session = { server, label, subscriptions: new Set(), toolsListChanged: withTools && promptTools, auth: auth ?? null };
   const handle = <A extends unknown[], R>(fn: (...a: A) => Promise<R>) => guarded(log, fn);
   const catalog = scopedView(core.catalog.view(label), auth?.scope);
+  // A tag-limited scope reads no stored resource or template directly: they carry no
+  // tags (docs/access.md). Absent exactly like a missing one, on every resources path.
+  const resourcesVisible = seesResources(auth?.scope);
   const usage = usageTracker(core, server, catalog, transport, auth);
   // Loading a view is once per core; later calls return the settled promise.
   const ready = () => catalog.ready();
@@ -142,7 +145,7 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
         await ready();
         result = catalog.complete(ref.name, argument.name, argument.value, known);
       } else {
-        const templates = await core.resolver.templates();
+        const templates = resourcesVisible ? await core.resolver.templates() : [];
         if (!templates.some((t) => t.template.uriTemplate === ref.uri)) {
           throw new McpError(ErrorCode.InvalidParams, `no resource template "${ref.uri}" (resources/templates/list shows them)`);
         }
@@ -156,6 +159,7 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
     ListResourcesRequestSchema,
     handle(async (req) => {
       // Only public resources: a bound one reaches clients embedded through a served prompt.
+      if (!resourcesVisible) return { resources: [] };
       const page = await core.resources.list({ limit: pageSize, cursor: req.params?.cursor, visibility: 'public' });
       return {
         resources: page.items.map((r) => ({
@@ -175,7 +179,7 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
     ListResourceTemplatesRequestSchema,
     handle(async () => {
       // Templates are few and cached by the resolver: one page holds them all.
-      const templates = await core.resolver.templates();
+      const templates = resourcesVisible ? await core.resolver.templates() : [];
       return {
         resourceTemplates: templates.map(({ template: t }) => ({
           uriTemplate: t.uriTemplate,
@@ -193,7 +197,7 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
     handle(async (req): Promise<ReadResourceResult> => {
       const { uri } = req.params;
       // A bound resource reads exactly like a missing one: its existence is not disclosed.
-      const r = await core.resolver.resolvePublic(uri);
+      const r = resourcesVisible ? await core.resolver.resolvePublic(uri) : null;
       // -32602 per SEP-2164 (and what the TypeScript SDK's McpServer sends).
       if (!r) throw new McpError(ErrorCode.InvalidParams, `resource "${uri}" not found: it is not a stored resource and matches no resource template`, { uri });
       const content = r.blob !== undefined ? { uri: r.uri, mimeType: r.mimeType, blob: r.blob } : { uri: r.uri, mimeType: r.mimeType, text: r.text ?? '' };
@@ -213,8 +217,8 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
       const full = () => session.subscriptions.size >= maxSubscriptions;
       const tooMany = () => new McpError(ErrorCode.InvalidParams, `this session already holds ${maxSubscriptions} subscriptions, the limit: resources/unsubscribe one first`);
       if (full()) throw tooMany();
-      const templates = await core.resolver.templates();
-      if (!templates.some(({ matcher }) => matcher.match(uri)) && !(await core.resolver.resolvePublic(uri))) {
+      const templates = resourcesVisible ? await core.resolver.templates() : [];
+      if (!templates.some(({ matcher }) => matcher.match(uri)) && !(resourcesVisible && (await core.resolver.resolvePublic(uri)))) {
         throw new McpError(ErrorCode.InvalidParams, `resource "${uri}" not found: only stored resources and URIs matching a resource template can be subscribed`, { uri });
       }
       // Concurrent subscribes may have filled the set while we looked the URI up.

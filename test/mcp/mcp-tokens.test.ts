@@ -156,7 +156,13 @@ describe('MCP client tokens', () => {
     // Out of scope: a team-b prompt's new tags, a production-only move.
     await core.prompts.setTags('b-one', ['team-b', 'other'], actor);
     await core.prompts.setTags('a-two', ['support', 'team-a', 'x'], actor); // not on staging
-    await afterSentinel(client, () => createResource(core, { uri: 'note://sentinel-1', name: 's1', mimeType: 'text/plain', text: 's' }));
+    // A tag-limited session hears no resource changes (resources carry no tags), so the
+    // sentinel is a full-scope session's: the notifier sends prompt notifications for a
+    // change before any resource notification of a later one.
+    const full = await connectWith(srv.url(), SHARED);
+    await until(() => (srv.mcp.table.get(full.transport.sessionId!)?.streams ?? 0) > 0, 10_000, 'the GET stream');
+    await afterSentinel(full.client, () => createResource(core, { uri: 'note://sentinel-1', name: 's1', mimeType: 'text/plain', text: 's' }));
+    await full.client.close();
     expect(changed.count()).toBe(0);
     // Into the scope: b-one gains team-a.
     await core.prompts.setTags('b-one', ['team-a', 'team-b'], actor);

@@ -73,8 +73,9 @@ export function createResourceService({ store, cursors, feed }: { store: Pick<St
         // Visibility left out keeps what it was: an editor unaware of it cannot publish or hide a resource by accident.
         const visibility = input.visibility ?? old.visibility;
         const row = await tx.resources.update(id, { uri: input.uri, name: input.name, title: input.title ?? null, description: input.description ?? null, mimeType: input.mimeType, ...content, visibility });
-        const details = { ...(old.uri !== row.uri ? { from: old.uri } : {}), ...(old.visibility !== visibility ? { visibility, previousVisibility: old.visibility } : {}) };
-        await tx.events.append([ev(actor, 'resource.updated', 'resource', row.uri, Object.keys(details).length ? details : undefined)]);
+        // `visibility` always: MCP sessions hear of a change only when a listing changed (mcp-scope.ts).
+        const details = { ...(old.uri !== row.uri ? { from: old.uri } : {}), visibility, ...(old.visibility !== visibility ? { previousVisibility: old.visibility } : {}) };
+        await tx.events.append([ev(actor, 'resource.updated', 'resource', row.uri, details)]);
         return row;
       });
       return done(r);
@@ -89,7 +90,7 @@ export function createResourceService({ store, cursors, feed }: { store: Pick<St
           throw new DomainError('conflict', `resource "${r.uri}" is embedded by active prompts: ${active.map((u) => `${u.prompt} v${u.version}`).join(', ')}; activate versions without it first`);
         }
         await tx.resources.remove(id);
-        await tx.events.append([ev(actor, 'resource.deleted', 'resource', r.uri)]);
+        await tx.events.append([ev(actor, 'resource.deleted', 'resource', r.uri, { visibility: r.visibility })]);
       });
       await done(undefined);
     },

@@ -99,8 +99,9 @@ export function resourceRepository(tx: Tx): ResourceRepository {
       }
       return out;
     },
-    async uris(prefix, limit) {
-      const rows = await tx.resource.findMany({ where: prefix ? { uri: { startsWith: prefix } } : {}, select: { uri: true }, orderBy: { uri: 'asc' }, take: limit });
+    async uris(prefix, limit, visibility) {
+      const where = { ...(prefix ? { uri: { startsWith: prefix } } : {}), ...(visibility ? { visibility } : {}) };
+      const rows = await tx.resource.findMany({ where, select: { uri: true }, orderBy: { uri: 'asc' }, take: limit });
       return rows.map((r) => r.uri);
     },
     async insert(fields) {
