@@ -312,6 +312,10 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
           current = input.name;
         }
         if (input.archived !== undefined && input.archived !== p.archived) {
+          // Archiving takes the prompt out of every label's view (production included),
+          // unarchiving puts it back: under a protected label, that is the admin's call.
+          const labels = ((await tx.labels.ofPrompts([p.id])).get(p.id) ?? []).map((l) => l.label);
+          policy.authorizeServingChange(actor, labels, input.archived ? 'archiving' : 'unarchiving');
           if (input.archived) await refuseIfIncluded(tx, name, 'archived');
           await tx.prompts.setArchived(p.id, input.archived);
           events.push(event(actor, input.archived ? 'prompt.archived' : 'prompt.unarchived', current, true));
