@@ -9,9 +9,15 @@
 //   embedded through its prompts;
 // - resources/list_changed goes only to sessions that list resources, and only when a
 //   listing changed (a bound resource's writes change none).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve, type ServerType } from '@hono/node-server';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createApp } from '../../src/http/app.js';
+import { createMcpHttpApp } from '../../src/mcp/http.js';
 import { makeCore, type TestCore } from '../helpers/db.js';
 import type { McpSessionAuth } from '../../src/core/mcp-scope.js';
 import { actor, connect, countListChanged, createPrompt, createResource, rpcError, textPrompt, until } from './helpers.js';
@@ -165,5 +171,41 @@ describe('resources/list_changed (36.11)', () => {
     await core.prompts.setTags('shared-a', ['team-a'], actor);
     await scopedPrompts.waitFor(2);
     expect(scopedResources()).toBe(0);
+  });
+});
+
+describe('over Streamable HTTP with an MCP client token (36.11)', () => {
+  it('a tag-limited token gets the include refused and no resources; a full one gets both', async () => {
+    let port = 0;
+    const mcp = createMcpHttpApp({ core, host: '127.0.0.1', get port() { return port; } });
+    const server: ServerType = await new Promise((resolve) => {
+      const s = serve({ fetch: createApp({ core, mcp: mcp.app }).fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    });
+    port = (server.address() as AddressInfo).port;
+    const connectWith = async (token: string) => {
+      const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+      const client = new Client({ name: 'scope-test', version: '1.0.0' });
+      await client.connect(transport);
+      return client;
+    };
+    try {
+      const scoped = await connectWith((await core.tokens.create('http-team-a', 'test', { kind: 'mcp', tags: ['team-a'] })).token);
+      // The first prompts/get of a session goes through the SDK, the next ones below Hono (fast-path.ts): both refuse.
+      for (let i = 0; i < 2; i++) {
+        const err = await rpcError(scoped.getPrompt({ name: 'a-includes-b', arguments: { who: 'x' } }));
+        expect(err.code).toBe(-32602);
+        expect(err.message).toContain("outside this client's scope");
+      }
+      expect((await scoped.listResources()).resources).toEqual([]);
+      const full = await connectWith((await core.tokens.create('http-all', 'test', { kind: 'mcp' })).token);
+      expect(JSON.stringify(await full.getPrompt({ name: 'a-includes-b', arguments: { who: 'x' } }))).toContain('TEAM-B-SECRET');
+      expect((await full.listResources()).resources.map((r) => r.uri)).toContain('docs://public/guide');
+      await scoped.close();
+      await full.close();
+    } finally {
+      await mcp.closeAll();
+      (server as http.Server).closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });
