@@ -129,12 +129,14 @@ function createNotifier(core: Core, log: Log): Notifier {
     const touched = new Set<string>();
     const templates: string[] = [];
     for (const e of events) {
-      if (e.entity === 'resource') {
+      // The listing shows uri, name, title, mimeType of public resources: a write to one
+      // that was or is public may change it and what its subscribers read. A bound
+      // resource's writes change neither, and are not announced (its URI may match a
+      // template a client subscribed to: the write must not reveal it exists).
+      if (e.entity === 'resource' && changesResourceListing(e)) {
         touched.add(e.entityKey);
         if (typeof e.details?.from === 'string') touched.add(e.details.from);
-        // The listing shows uri, name, title, mimeType of public resources: a write to
-        // one that was or is public may change it; a bound resource's changes no listing.
-        if (changesResourceListing(e)) listChanged = true;
+        listChanged = true;
       } else if (e.entity === 'resource_template') {
         templates.push(e.entityKey);
         listChanged = true;

@@ -13,7 +13,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type ServerType } from '@hono/node-server';
-import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createApp } from '../../src/http/app.js';
@@ -171,6 +171,23 @@ describe('resources/list_changed (36.11)', () => {
     await core.prompts.setTags('shared-a', ['team-a'], actor);
     await scopedPrompts.waitFor(2);
     expect(scopedResources()).toBe(0);
+  });
+
+  it('a bound resource written at a subscribed template URI is not announced', async () => {
+    const client = await open();
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    const prompts = countListChanged(client);
+    await client.listPrompts(); // the view is loaded: its changes are announced
+    await client.subscribeResource({ uri: 'docs://watched/page' });
+    await client.subscribeResource({ uri: 'docs://public/guide' });
+    await createResource(core, { uri: 'docs://watched/page', name: 'w', mimeType: 'text/plain', text: 'hidden', visibility: 'bound' });
+    const guide = (await core.resources.list({ visibility: 'public' })).items.find((r) => r.uri === 'docs://public/guide')!;
+    await core.resources.update(guide.id, { uri: 'docs://public/guide', name: 'guide', mimeType: 'text/plain', text: 'guide 2' }, actor);
+    await until(() => updated.length > 0, 5_000, 'resources/updated of the public guide');
+    await core.prompts.setTags('shared-a', ['team-a', 'y'], actor);
+    await prompts.waitFor(1);
+    expect(updated).toEqual(['docs://public/guide']);
   });
 });
 
