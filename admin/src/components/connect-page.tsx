@@ -1,6 +1,7 @@
 // How to connect MCP clients: the Streamable HTTP URL and a stdio config for desktop clients.
 import { useEffect, useId, useState } from 'react';
 import { errorMessage, getServerInfo, type ServerInfo } from '../api';
+import { useCan, useRole } from '../me';
 
 const PLACEHOLDER = 'file:/absolute/path/to/data/promptd.db';
 const stdioConfig = (databaseUrl: string) =>
@@ -44,10 +45,15 @@ export function ConnectPage() {
   const id = useId();
   const [info, setInfo] = useState<ServerInfo | null>(null);
   const [infoError, setInfoError] = useState<string | null>(null);
+  // The database URL is the admin's (GET /server-info needs the admin role).
+  const isAdmin = useCan('admin');
+  const roleKnown = useRole() !== null;
   useEffect(() => {
     document.title = 'Connect · promptd';
-    getServerInfo().then(setInfo, (err) => setInfoError(errorMessage(err)));
   }, []);
+  useEffect(() => {
+    if (isAdmin) getServerInfo().then(setInfo, (err) => setInfoError(errorMessage(err)));
+  }, [isAdmin]);
   const url = `${location.origin}/mcp`;
   return (
     <section className="page narrow" aria-labelledby={`${id}-h`}>
@@ -69,6 +75,7 @@ export function ConnectPage() {
         {info?.database.provider === 'postgresql' && (
           <p className="small" data-testid="stdio-password-note">The password is left out: replace <code>&lt;password&gt;</code> with the real one.</p>
         )}
+        {roleKnown && !isAdmin && <p className="small muted" data-testid="stdio-admin-note">Only an admin token sees this server&apos;s database here; fill in the path yourself.</p>}
         {infoError && <p className="small field-warning">Could not ask the server for its database ({infoError}); fill in the path yourself.</p>}
         <CopyBlock label="stdio configuration" value={stdioConfig(info?.database.url ?? PLACEHOLDER)} testId="stdio-config" multiline />
       </section>
