@@ -89,6 +89,13 @@ describe('includes outside the scope (36.11)', () => {
     expect(JSON.stringify(res.content)).not.toContain('TEAM-B-SECRET');
   });
 
+  it("the read API's render takes the same scope (core.served.render), by label and by pinned version", async () => {
+    for (const sel of [{}, { label: 'production' }, { version: 1 }]) {
+      await expect(core.served.render('a-includes-b', sel, { who: 'x' }, undefined, { tags: ['team-a'] })).rejects.toThrow("outside this client's scope");
+      expect(JSON.stringify((await core.served.render('a-includes-b', sel, { who: 'x' })).rendered)).toContain('TEAM-B-SECRET');
+    }
+  });
+
   it('includes inside the scope still render', async () => {
     const client = await open(teamA);
     const got = await client.getPrompt({ name: 'a-includes-a', arguments: { who: 'x' } });

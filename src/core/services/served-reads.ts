@@ -10,6 +10,7 @@ import type { ArgumentValue } from '../arguments.js';
 import type { Repositories } from '../ports.js';
 import { PRODUCTION } from '../schemas.js';
 import type { ChangeEvent, RenderedPrompt, Version } from '../types.js';
+import type { McpScope } from '../mcp-scope.js';
 
 /** Which version to serve: a label's (default `production`, `latest` allowed) or a pinned number. */
 export interface VersionSelector {
@@ -104,11 +105,16 @@ export function createServedReads({ read, catalog, resolver, feed }: { read: Rep
   return {
     definition,
 
-    /** `onResolved`: told which version is being rendered before rendering (usage counts it even if rendering fails). */
-    async render(name: string, sel: VersionSelector, args: Record<string, ArgumentValue>, onResolved?: (d: ServedDefinition) => void): Promise<ServedDefinition & { rendered: RenderedPrompt }> {
+    /**
+     * `onResolved`: told which version is being rendered before rendering (usage counts it
+     * even if rendering fails). `scope`: a caller limited to some tags gets includes of
+     * prompts outside them refused (docs/access.md); whether it may read `name` itself is
+     * the caller's check.
+     */
+    async render(name: string, sel: VersionSelector, args: Record<string, ArgumentValue>, onResolved?: (d: ServedDefinition) => void, scope?: Pick<McpScope, 'tags'> | null): Promise<ServedDefinition & { rendered: RenderedPrompt }> {
       const d = await definition(name, sel);
       onResolved?.(d);
-      return { ...d, rendered: await renderVersion(name, d.version, args, resolver, catalog.includes(d.label ?? PRODUCTION)) };
+      return { ...d, rendered: await renderVersion(name, d.version, args, resolver, catalog.includes(d.label ?? PRODUCTION, scope)) };
     },
 
     /**
