@@ -50,7 +50,7 @@ export async function exportFormat(core: Core, dir: string, format: FormatId, op
     const s = states.get(name);
     const v = opts.latest ? s?.latest : s?.active;
     // What the import kept that versions have no field for (roles, names, labels, model) goes back.
-    if (v) prompts.push(versionToExport(name, v, format === 'promptd' ? undefined : await formatMetaFor(core, name, v.version, format)));
+    if (v) prompts.push(versionToExport(name, v, format === 'promptd' ? undefined : await formatMetaFor(core, name, v, format)));
     else if (s) skipped.push(name);
   }
   const { files, warnings } = writeFormat(format, prompts);

@@ -2,13 +2,16 @@
 // name, the roles MCP lacks, labels, model settings; src/library/formats/types.ts
 // PromptMeta), kept per prompt in a Setting row so `export --format` in the same format
 // writes it back (docs/formats.md, "Round trips"). The record names the version it was
-// read with: what describes messages (roles) applies to that version only.
+// read with and a digest of its messages: what describes messages (roles) applies only
+// to a version with those very messages.
 import { z } from 'zod';
 import type { Store } from '../ports.js';
 
 const FormatMetaRecordSchema = z.object({
   /** the version the import wrote or found unchanged */
   version: z.number().int().min(1),
+  /** a digest of the imported messages' roles and texts: roles are restored only onto these messages */
+  messages: z.string().max(100).optional(),
   /** the converter's metadata, opaque to the core (bounded by the import's file size caps) */
   meta: z.record(z.string(), z.unknown()),
 });

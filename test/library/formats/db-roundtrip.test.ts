@@ -99,7 +99,7 @@ describe('what the round trip keeps, named', () => {
     expect(imported.warnings.map((w) => w.message).filter((m) => /system/.test(m))).toEqual([expect.stringContaining('an export in this format restores the role')]);
   }, 120_000);
 
-  it('an edit made after the import keeps the name and labels but not the roles of the imported version', async () => {
+  it('an edit of the messages keeps the name and labels but not the roles; the imported messages again get them back', async () => {
     const a = await core();
     await importFormat(a, path.join(FIXTURES, 'langfuse'), 'langfuse', { activate: true });
     const v = (await a.prompts.get('support-agent')).latest;
@@ -112,5 +112,11 @@ describe('what the round trip keeps, named', () => {
     const agent = langfuseObjects(filesOf(out))['support/agent'] as { labels: string[]; prompt: { role?: string }[] };
     expect(agent.labels).toEqual(['staging']);
     expect(agent.prompt.map((m) => m.role ?? 'placeholder')).toEqual(['user', 'user', 'placeholder', 'user']);
+
+    // A version with the imported messages again (only the note differs): the roles come back.
+    await a.prompts.createVersion('support-agent', VersionInputSchema.parse({ arguments: v.arguments, messages: v.messages, note: 'back to the import' }), { name: 'ui' });
+    await exportFormat(a, out, 'langfuse', { latest: true });
+    const again = langfuseObjects(filesOf(out))['support/agent'] as { prompt: { role?: string }[] };
+    expect(again.prompt.map((m) => m.role ?? 'placeholder')).toEqual(['system', 'placeholder', 'user']);
   }, 120_000);
 });
