@@ -15,6 +15,7 @@ import { startPurger } from './services/prompt-bin.js';
 import { createWebhookService } from './services/webhook-service.js';
 import { createActivityService } from './services/activity-service.js';
 import { createSyncStateService } from './services/sync-state.js';
+import { createFormatMetaService } from './services/format-meta.js';
 import { createImportHashService } from './services/import-hashes.js';
 import { createServedCatalog, type CompletionResult } from './catalog.js';
 import { createServedReads } from './services/served-reads.js';
@@ -125,6 +126,8 @@ export async function createCore(opts: CoreOptions) {
     bulk: createBulkImport({ store, feed, policy }),
     /** What `promptd sync` last wrote from each synced directory. */
     syncState: createSyncStateService(store),
+    /** What a format import read that versions have no field for, so `export --format` restores it. */
+    formatMeta: createFormatMetaService(store),
     /** What `promptd import` last read from each file, to skip parsing unchanged ones. */
     importHashes: createImportHashService(store),
     /** Webhook CRUD and delivery log; the dispatcher that sends is started by `promptd serve`. */

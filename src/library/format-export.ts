@@ -4,7 +4,8 @@
 // target format cannot hold comes back as warnings, per file.
 import path from 'node:path';
 import type { Core, Version } from '../core/index.js';
-import { writeFormat, type ExportPrompt, type FormatId, type FormatWarning } from './formats/index.js';
+import { formatMetaFor } from './format-meta.js';
+import { writeFormat, type ExportPrompt, type FormatId, type FormatWarning, type PromptMeta } from './formats/index.js';
 import { createExportWriter } from './safe-write.js';
 
 export interface FormatExportOptions {
@@ -22,9 +23,10 @@ export interface FormatExportReport {
   warnings: FormatWarning[];
 }
 
-export const versionToExport = (name: string, v: Version): ExportPrompt => ({
+export const versionToExport = (name: string, v: Version, meta?: Partial<PromptMeta>): ExportPrompt => ({
   name,
   input: { title: v.title, description: v.description, note: v.note, arguments: v.arguments, messages: v.messages, ...(v.tests.length ? { tests: v.tests } : {}) },
+  ...(meta ? { meta } : {}),
 });
 
 async function promptNames(core: Core): Promise<string[]> {
@@ -47,7 +49,8 @@ export async function exportFormat(core: Core, dir: string, format: FormatId, op
   for (const name of names) {
     const s = states.get(name);
     const v = opts.latest ? s?.latest : s?.active;
-    if (v) prompts.push(versionToExport(name, v));
+    // What the import kept that versions have no field for (roles, names, labels, model) goes back.
+    if (v) prompts.push(versionToExport(name, v, format === 'promptd' ? undefined : await formatMetaFor(core, name, v, format)));
     else if (s) skipped.push(name);
   }
   const { files, warnings } = writeFormat(format, prompts);

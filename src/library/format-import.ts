@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Core } from '../core/index.js';
 import { applyPlan, countPlan, type ImportOptions, type ImportReport } from './apply.js';
 import { FORMATS, readFormats, type FormatId, type FormatWarning, type SourceFile } from './formats/index.js';
+import { recordFormatMeta } from './format-meta.js';
 import { planImport } from './plan.js';
 import type { FileProblem, ParsedLibrary } from './read-library.js';
 import { createLibraryReader, FileError, type ReadLimits } from './safe-read.js';
@@ -108,6 +109,7 @@ export async function importFormatFiles(
     return { ...plan, ...extra, dryRun: Boolean(opts.dryRun), counts, failed: counts.errors > 0, applied: false };
   }
   const report = await applyPlan(core, plan, { ...opts, ...(opts.continueOnError ? {} : { atomic: true }) });
+  await recordFormatMeta(core, lib.prompts, report.prompts);
   return { ...report, ...extra, applied: true };
 }
 

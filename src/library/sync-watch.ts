@@ -1,13 +1,13 @@
-// `promptd sync --watch` and `promptd serve --sync`: a recursive fs.watch on the
-// directory (Node 20 supports it on Linux, macOS and Windows), debounced so an editor's
-// save or a `git checkout` touching many files becomes one sync run, and runs are
-// serialized so two never plan against each other's half-written state.
-import { watch, type FSWatcher } from 'node:fs';
+// `promptd sync --watch` and `promptd serve --sync`: the directory tree is watched
+// (dir-watch.ts: its directories, not its files' inodes, so saves that replace a file are
+// seen), debounced so an editor's save or a `git checkout` touching many files becomes
+// one sync run, and runs are serialized so two never plan against each other's
+// half-written state.
+import { watchTree } from './dir-watch.js';
 import type { Core } from '../core/index.js';
 import { syncOnce, type SyncOptions, type SyncReport } from './sync.js';
 
 export const DEFAULT_DEBOUNCE_MS = 200;
-const IGNORED = /(^|[\\/])(\.git|node_modules)([\\/]|$)/;
 
 export interface WatchOptions extends SyncOptions {
   debounceMs?: number;
@@ -52,15 +52,14 @@ export function watchDirectory(core: Core, dir: string, opts: WatchOptions = {})
     timer = undefined;
     return run();
   };
-  const watcher: FSWatcher = watch(dir, { recursive: true }, (_event, filename) => {
-    if (closed || (filename && IGNORED.test(filename.toString()))) return;
+  const watcher = watchTree(dir, () => {
+    if (closed) return;
     if (timer !== undefined) timers.clearTimeout(timer);
     timer = timers.setTimeout(() => {
       timer = undefined;
       void run();
     }, debounceMs);
-  });
-  watcher.on('error', (e) => opts.onError?.(e));
+  }, (e) => opts.onError?.(e));
   void run();
   return {
     flush,

@@ -9,6 +9,7 @@ import { isDomainError, type Actor, type Core } from '../core/index.js';
 import type { SyncRecord, SyncState } from '../core/services/sync-state.js';
 import { applyPlan } from './apply.js';
 import { collectFormatFiles, toParsedLibrary } from './format-import.js';
+import { recordFormatMeta } from './format-meta.js';
 import type { FormatId, FormatWarning } from './formats/index.js';
 import { planImport, type PlanOptions, type PromptPlanItem } from './plan.js';
 import type { ReadLimits } from './safe-read.js';
@@ -82,6 +83,7 @@ export async function syncOnce(core: Core, dir: string, opts: SyncOptions = {}):
     } else kept.push(item);
   }
   const report = await applyPlan(core, { root: abs, resources: [], prompts: kept }, { actor: actorOf(opts), atomic: true });
+  await recordFormatMeta(core, lib.prompts, report.prompts);
 
   const next: SyncState = { prompts: { ...state.prompts } };
   const unarchived: string[] = [];

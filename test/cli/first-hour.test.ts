@@ -142,7 +142,8 @@ describe('promptd mcp', () => {
     const readme = readFileSync(path.join(path.dirname(BIN), '..', 'README.md'), 'utf8');
     for (const text of [help, readme].map((t) => t.replace(/\s+/g, ''))) {
       expect(text).not.toMatch(/"command":"npx"|npxpromptdmcp/);
-      expect(text).toMatch(/\{"mcpServers":\{"promptd":\{"command":"node","args":\["\/[^"]*bin\/promptd\.js","mcp"\],"env":\{"DATABASE_URL":"file:\/[^"]*"\}\}\}\}/);
+      // README shows what --print-config prints (process.execPath, e.g. /usr/bin/node); help may say node.
+      expect(text).toMatch(/\{"mcpServers":\{"promptd":\{"command":"(?:node|\/[^"]*\/node)","args":\["\/[^"]*bin\/promptd\.js","mcp"\],"env":\{"DATABASE_URL":"file:\/[^"]*"\}\}\}\}/);
     }
     expect(help).toContain(`"args":["${BIN}","mcp"]`);
   });

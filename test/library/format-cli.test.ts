@@ -75,7 +75,7 @@ describe('promptd import/export --format (spawned)', () => {
     const r = promptd('export', out, '--format', 'claude-commands');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/exported \d+ prompts as claude-commands/);
-    expect(readFileSync(path.join(out, '.claude/commands/git-commit.md'), 'utf8')).toContain('git status');
+    expect(readFileSync(path.join(out, '.claude/commands/git/commit.md'), 'utf8')).toContain('git status'); // the namespace is kept
   });
 
   it('exits 2 for an unknown format', () => {

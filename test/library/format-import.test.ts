@@ -79,7 +79,7 @@ describe('importFormat', () => {
     await importFormat(core, path.join(FIXTURES, 'dotprompt'), 'dotprompt', { activate: true });
     const out = tempDir();
     const ex = await exportFormat(core, out, 'dotprompt');
-    expect(ex.files.sort()).toEqual(['prompts/greeting.prompt', 'prompts/policy.prompt', 'prompts/support.prompt']);
+    expect(ex.files.sort()).toEqual(['prompts/_policy.prompt', 'prompts/greeting.prompt', 'prompts/support.prompt']); // the partial stays a partial
     const again = await importFormat(core, out, 'auto', { activate: true });
     expect(again.prompts.map((p) => p.action)).toEqual(['unchanged', 'unchanged', 'unchanged']);
   });

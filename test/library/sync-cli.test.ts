@@ -1,7 +1,7 @@
 // `promptd sync <dir>` spawned as a user runs it (needs `npm run build:server`):
 // output and exit codes for a first sync, an unchanged one, a deletion and a conflict.
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,13 @@ describe('promptd sync (spawned)', () => {
       await waitFor(() => (w.stderr().includes('watching') ? true : undefined), 30_000, 'the watching line');
       writeFileSync(path.join(dir, 'greet.prompt'), prompt('Hello again {{who}}'));
       await waitFor(() => (/new version\s+greet v1 → v2, production → v2/.test(w.stdout()) ? true : undefined), 30_000, `the change; stdout: ${w.stdout()}`);
+      // A save that renames a new file over the old one, then an edit in place: both are seen.
+      const tmp = path.join(tempDir('pd-sync-tmp-'), 'greet.prompt');
+      writeFileSync(tmp, prompt('Renamed over {{who}}'));
+      renameSync(tmp, path.join(dir, 'greet.prompt'));
+      await waitFor(() => (/greet v2 → v3/.test(w.stdout()) ? true : undefined), 30_000, `the rename; stdout: ${w.stdout()}`);
+      appendFileSync(path.join(dir, 'greet.prompt'), 'and then edited\n');
+      await waitFor(() => (/greet v3 → v4/.test(w.stdout()) ? true : undefined), 30_000, `the edit after the rename; stdout: ${w.stdout()}`);
     } finally {
       w.child.kill('SIGINT');
     }

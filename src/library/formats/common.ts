@@ -155,7 +155,7 @@ export function roleMap(roles: string[]): Record<number, string> | undefined {
 export function mcpRole(role: string, warn: (m: string) => void): 'user' | 'assistant' {
   const r = role.toLowerCase();
   if (r === 'assistant' || r === 'model') return 'assistant';
-  if (r !== 'user') warn(`"${role}" message imported as a user message (MCP prompts have only user and assistant); export restores the role`);
+  if (r !== 'user') warn(`"${role}" message imported as a user message (MCP prompts have only user and assistant); an export in this format restores the role`);
   return 'user';
 }
 

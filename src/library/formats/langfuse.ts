@@ -31,7 +31,7 @@ const PLACEHOLDER = /^\{\{!placeholder ([^}]+)\}\}$/;
 const MAPPED = ['name', 'type', 'prompt', 'config', 'labels', 'tags', 'version', 'commitMessage'];
 
 /** `@@@langfusePrompt:name=x|label=y@@@` → `{{!> x@y}}` (version=N → `{{!> x@N}}`). */
-function references(s: string, at: (i: number) => number | undefined, warn: (line: number | undefined, m: string) => void): string {
+function references(s: string, at: (i: number) => number | undefined, warn: (line: number | undefined, m: string) => void, names: Record<string, string>): string {
   return s.replace(REFERENCE, (raw, params: string, index: number) => {
     const kv = Object.fromEntries(params.split('|').map((p) => p.split('=') as [string, string]).map(([k, v]) => [k.trim(), (v ?? '').trim()]));
     if (!kv.name) {
@@ -39,6 +39,7 @@ function references(s: string, at: (i: number) => number | undefined, warn: (lin
       return raw;
     }
     const suffix = kv.label ? `@${kv.label}` : kv.version ? `@${kv.version}` : '';
+    if (toPromptName(kv.name) !== kv.name) names[toPromptName(kv.name)] = kv.name; // `support/tone`, written back on export
     warn(at(index), `${raw}: prompt reference kept as the comment {{!> ${toPromptName(kv.name)}${suffix}}} (renders nothing) until promptd composition resolves includes`);
     return `{{!> ${toPromptName(kv.name)}${suffix}}}`;
   });
@@ -57,6 +58,7 @@ function convert(file: SourceFile, raw: unknown, where: string, warn: (line: num
   };
   const roles: string[] = [];
   const messages: MessageInput[] = [];
+  const referenced: Record<string, string> = {};
   const items = typeof p.prompt === 'string' ? [{ role: 'user', content: p.prompt }] : p.prompt;
   for (const m of items) {
     if ('name' in m && m.type === 'placeholder') {
@@ -67,13 +69,14 @@ function convert(file: SourceFile, raw: unknown, where: string, warn: (line: num
     }
     const cm = m as { role: string; content: string };
     roles.push(cm.role);
-    messages.push(text(mcpRole(cm.role, (msg) => warn(lineOf(cm.content, 0), msg)), references(cm.content, (i) => lineOf(cm.content, i), warn)));
+    messages.push(text(mcpRole(cm.role, (msg) => warn(lineOf(cm.content, 0), msg)), references(cm.content, (i) => lineOf(cm.content, i), warn, referenced)));
   }
   const variables = usedVariables(messages.map((m) => (m.content.type === 'text' ? m.content.text : '')));
   const extra: Record<string, unknown> = { type };
   if (p.name !== toPromptName(p.name)) extra.name = p.name;
+  if (Object.keys(referenced).length) extra.references = referenced;
   for (const [k, v] of Object.entries(p)) if (!MAPPED.includes(k)) extra[k] = v;
-  for (const k of Object.keys(extra)) if (!['type', 'name'].includes(k)) warn(undefined, `"${k}" has no promptd field; kept in metadata`);
+  for (const k of Object.keys(extra)) if (!['type', 'name', 'references'].includes(k)) warn(undefined, `"${k}" has no promptd field; kept in metadata`);
   return finish(file.path, toPromptName(p.name), {
     note: p.commitMessage ?? null,
     arguments: variables.map((v) => ({ name: v, required: true })),
@@ -113,9 +116,9 @@ function read(files: SourceFile[]): FormatReadResult {
 }
 
 /** `{{!> x@y}}` → `@@@langfusePrompt:name=x|label=y@@@` (a numeric suffix is a version). */
-const toReferences = (s: string) =>
+const toReferences = (s: string, names: Record<string, string>) =>
   s.replace(/\{\{!>\s*([^@}\s]+)(?:@([^}\s]+))?\s*\}\}/g, (_m, n: string, l: string | undefined) =>
-    `@@@langfusePrompt:name=${n}${l ? (/^\d+$/.test(l) ? `|version=${l}` : `|label=${l}`) : ''}@@@`);
+    `@@@langfusePrompt:name=${Object.hasOwn(names, n) && toPromptName(names[n]!) === n ? names[n] : n}${l ? (/^\d+$/.test(l) ? `|version=${l}` : `|label=${l}`) : ''}@@@`);
 
 function write(p: ExportPrompt): { files: SourceFile[]; warnings: FormatWarning[] } {
   const path = `langfuse/${p.name}.json`;
@@ -123,13 +126,15 @@ function write(p: ExportPrompt): { files: SourceFile[]; warnings: FormatWarning[
   for (const a of p.input.arguments) if (!a.required) warnings.push({ file: path, message: `argument ${a.name}: Langfuse variables are undeclared, so it is required on re-import` });
   const extra = { ...(p.meta?.extra ?? {}) };
   const roles = p.meta?.roles ?? {};
+  const references = (extra.references && typeof extra.references === 'object' ? extra.references : {}) as Record<string, string>;
+  delete extra.references;
   const messages: Record<string, unknown>[] = [];
   p.input.messages.forEach((m, i) => {
     if (m.content.type !== 'text') return void warnings.push({ file: path, message: `message ${i + 1} is ${m.content.type} content, which Langfuse cannot hold; left out` });
     const ph = PLACEHOLDER.exec(m.content.text.trim());
     if (ph) return void messages.push({ type: 'placeholder', name: ph[1] });
     for (const t of nonVariableTags(m.content.text)) if (!/^!>/.test(t.inner.trim())) warnings.push({ file: path, message: `message ${i + 1}: ${t.raw} kept verbatim (Langfuse has only {{variables}})` });
-    messages.push({ role: roles[i] ?? m.role, content: toReferences(m.content.text) });
+    messages.push({ role: roles[i] ?? m.role, content: toReferences(m.content.text, references) });
   });
   const type = extra.type === 'text' || (extra.type === undefined && messages.length === 1 && messages[0]!.role === 'user') ? 'text' : 'chat';
   if (type === 'text' && messages.length !== 1) warnings.push({ file: path, message: 'a text prompt holds one message; written as a chat prompt' });

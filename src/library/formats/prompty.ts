@@ -17,6 +17,8 @@ interface InputSpec {
   required?: boolean;
   default?: unknown;
   sample?: unknown;
+  /** the list form's `kind:` (Prompty's own word) instead of `type:`, written back as it was */
+  key?: 'kind';
 }
 
 /** Both input forms: `inputs: {x: {type, description}}` (or `x: string`) and `inputs: [{name: x, kind, …}]`. */
@@ -25,7 +27,7 @@ function inputSpecs(inputs: unknown): { specs: InputSpec[]; form: 'map' | 'list'
   const one = (name: string, v: unknown): InputSpec => {
     if (v && typeof v === 'object' && !Array.isArray(v)) {
       const o = v as Record<string, unknown>;
-      return { name, ...defined({ type: str(o.type ?? o.kind), description: str(o.description), required: typeof o.required === 'boolean' ? o.required : undefined, default: o.default, sample: o.sample }) };
+      return { name, ...defined({ type: str(o.type ?? o.kind), description: str(o.description), required: typeof o.required === 'boolean' ? o.required : undefined, default: o.default, sample: o.sample, key: o.type === undefined && o.kind !== undefined ? 'kind' as const : undefined }) };
     }
     // `x: string` names a type; any other scalar is a sample value.
     return typeof v === 'string' && /^(string|number|integer|boolean|array|object)$/.test(v) ? { name, type: v } : { name, ...(v !== null ? { sample: v } : {}) };
@@ -127,13 +129,13 @@ function write(p: ExportPrompt): { files: SourceFile[]; warnings: FormatWarning[
   delete extra.inputs;
   delete extra.name;
   const mustache = engine(extra.template) === 'mustache';
-  const specs = p.input.arguments.map((a): InputSpec => {
+  const specs = p.input.arguments.map((a): Record<string, unknown> & { name: string } => {
     const was = known.specs.find((s) => toArgumentName(s.name) === a.name);
     return {
       name: was?.name ?? a.name,
       ...defined({
         // The original type where promptd holds it as text (array, object…), else the argument's.
-        type: was?.type && !argumentTypeOf(was.type) && (a.type ?? 'string') === 'string' ? was.type : (a.type ?? 'string'),
+        [was?.key ?? 'type']: was?.type && !argumentTypeOf(was.type) && (a.type ?? 'string') === 'string' ? was.type : (a.type ?? 'string'),
         description: a.description ?? undefined,
         // Written only where it says something: an explicit `required`, or a required argument.
         // A required input with a default was imported as optional: it goes back as it was.

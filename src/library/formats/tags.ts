@@ -73,10 +73,11 @@ export function fromHandlebars(text: string, warn: Warn): string {
     let m = /^#\s*(if|unless|each|with)\s+([A-Za-z_][A-Za-z0-9_]*)$/.exec(s);
     if (m) {
       const [, helper, v] = m as unknown as [string, string, string];
-      if (helper === 'each') warn(t.index, `${t.raw}: promptd arguments are strings, so {{#each}} becomes a section that renders once when ${v} is not empty`);
-      if (helper === 'with') warn(t.index, `${t.raw}: {{#with}} becomes a section on ${v}`);
+      if (helper === 'each') warn(t.index, `${t.raw}: promptd arguments are strings, so {{#each}} becomes a section that renders once when ${v} is not empty; restored on Dotprompt export`);
+      if (helper === 'with') warn(t.index, `${t.raw}: {{#with}} becomes a section on ${v}; restored on Dotprompt export`);
       stack.push({ v, inverted: helper === 'unless' });
-      return helper === 'unless' ? `{{^${v}}}` : `{{#${v}}}`;
+      // The comment right after the section names the helper, so an export writes it back.
+      return helper === 'unless' ? `{{^${v}}}` : `{{#${v}}}${helper === 'each' || helper === 'with' ? `{{!${helper}}}` : ''}`;
     }
     m = /^([#^])\s*([A-Za-z_][A-Za-z0-9_]*)$/.exec(s);
     if (m) {
@@ -121,7 +122,7 @@ function isElse(list: Tag[], i: number, v: string, openedPositive: boolean): boo
 /** promptd Mustache → Handlebars: sections become if/unless/else, kept tags come back. */
 export function toHandlebars(text: string): string {
   const list = tags(text);
-  const stack: { v: string; helper: 'if' | 'unless'; elsed?: boolean }[] = [];
+  const stack: { v: string; helper: 'if' | 'unless' | 'each' | 'with'; elsed?: boolean }[] = [];
   const skip = new Set<number>();
   return rewrite(text, list, (t, i) => {
     if (skip.has(i)) return '';
@@ -136,7 +137,7 @@ export function toHandlebars(text: string): string {
     const [, kind, v] = m as unknown as [string, string, string];
     if (kind === '/') {
       const top = stack.at(-1);
-      if (top && !top.elsed && isElse(list, i, top.v, top.helper === 'if')) {
+      if (top && !top.elsed && isElse(list, i, top.v, top.helper !== 'unless')) {
         skip.add(i + 1);
         top.elsed = true;
         return '{{else}}';
@@ -144,7 +145,13 @@ export function toHandlebars(text: string): string {
       const open = stack.pop();
       return `{{/${open?.helper ?? 'if'}}}`;
     }
-    const helper = kind === '#' ? 'if' : 'unless';
+    let helper: 'if' | 'unless' | 'each' | 'with' = kind === '#' ? 'if' : 'unless';
+    const next = list[i + 1];
+    const named = kind === '#' && next && !next.triple && next.index === t.index + t.raw.length ? /^!(each|with)$/.exec(next.inner.trim()) : null;
+    if (named) {
+      helper = named[1] as 'each' | 'with';
+      skip.add(i + 1);
+    }
     stack.push({ v, helper });
     return `{{#${helper} ${v}}}`;
   });

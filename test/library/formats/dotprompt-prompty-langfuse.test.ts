@@ -125,7 +125,7 @@ describe('Langfuse', () => {
     const p = r.prompts.find((x) => x.name === 'support-agent')!;
     const json = JSON.parse(FORMATS.langfuse.write({ name: p.name, input: p.versions[0]!.input, meta: p.meta }).files[0]!.text);
     expect(json.name).toBe('support/agent');
-    expect(json.prompt[0]).toEqual({ role: 'system', content: 'You are a support agent for {{product}}.\n@@@langfusePrompt:name=support-tone|label=production@@@' });
+    expect(json.prompt[0]).toEqual({ role: 'system', content: 'You are a support agent for {{product}}.\n@@@langfusePrompt:name=support/tone|label=production@@@' });
     expect(json.prompt[1]).toEqual({ type: 'placeholder', name: 'history' });
   });
 });
