@@ -80,6 +80,8 @@ export async function createCore(opts: CoreOptions) {
   await feed.start();
   const prompts = createPromptService({
     store, cursors, feed, resolver, policy, includes: (label) => catalog.includes(label), bin: { retentionDays: opts.deletedRetentionDays ?? retentionFromEnv(), now: opts.now }, searchScanLimit: opts.searchScanLimit,
+    // Called by list() only, after createCore returned (`usage` is made below).
+    recentUse: () => usage.pendingLastServed(),
   });
   const tokenUse = createTokenUseLog({ store, now: opts.now, onError: opts.onError });
   const tokens = createTokenService({ store, envToken: opts.adminToken, now: opts.now, onError: opts.onError, uses: tokenUse, feed });

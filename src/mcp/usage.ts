@@ -1,10 +1,12 @@
 // Usage recording for one MCP session: prompts/get and the get_prompt tool count each
 // render by prompt, version, the session's label, the client named in initialize
-// (`clientInfo.name clientInfo.version`), transport and outcome (docs/usage.md).
+// (`clientInfo.name` and `clientInfo.version`), transport and outcome (docs/usage.md).
+// Only served prompts are counted by name: a name the session is not served counts as
+// UNKNOWN_PROMPT, so a client cannot write names of its own into the usage tables.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Core } from '../core/index.js';
 import type { CatalogView } from '../core/catalog.js';
-import { clientName, outcomeOf, type UsageOutcome, type UsageTransport } from '../core/usage/types.js';
+import { clientName, outcomeOf, UNKNOWN_PROMPT, USAGE_TEXT_MAX, usageText, type UsageOutcome, type UsageTransport } from '../core/usage/types.js';
 import type { McpSessionAuth } from '../core/mcp-scope.js';
 
 export interface UsageTracker {
@@ -21,20 +23,22 @@ export function usageTracker(core: Core, server: Server, catalog: CatalogView, t
   // A session opened with an MCP client token is that token's: its name is the client
   // (clientInfo is whatever the client says; the token is who we gave access to).
   const token = auth?.tokenName ?? null;
-  let client: string | undefined = token ?? undefined;
-  const clientOf = (): string => {
+  type Client = { client: string; clientVersion: string };
+  let client: Client | undefined = token !== null ? { client: token, clientVersion: '' } : undefined;
+  const clientOf = (): Client => {
     if (client !== undefined) return client;
     const info = server.getClientVersion();
-    if (!info) return 'unknown';
-    // clientInfo is whatever the client sends.
-    return (client = clientName(`${info.name} ${info.version}`));
+    if (!info) return { client: 'unknown', clientVersion: '' };
+    // clientInfo is whatever the client sends: cleaned and cut (types.ts usageText).
+    return (client = { client: clientName(info.name), clientVersion: usageText(typeof info.version === 'string' ? info.version : '', USAGE_TEXT_MAX.clientVersion) });
   };
   const count = (prompt: string, version: number, outcome: UsageOutcome, started: number) =>
     core.usage.record({
-      prompt,
+      // No version served: the name asked for is not a prompt this session is served.
+      prompt: version > 0 ? prompt : UNKNOWN_PROMPT,
       version,
       label: catalog.label,
-      client: clientOf(),
+      ...clientOf(),
       token,
       transport,
       outcome,
@@ -48,9 +52,10 @@ export function usageTracker(core: Core, server: Server, catalog: CatalogView, t
       let version = 0;
       try {
         const r = await fn((v) => (version = v));
-        const counter = served ?? core.usage.counter({ label: catalog.label, client: clientOf(), token, transport });
+        const counter = served ?? core.usage.counter({ label: catalog.label, ...clientOf(), token, transport });
         // Kept once the client is known (a request before initialize counts as 'unknown').
         if (client !== undefined) served = counter;
+        // A success served `prompt` at `version`: a name of the catalog.
         counter(prompt, version, performance.now() - started);
         return r;
       } catch (e) {

@@ -7,7 +7,7 @@ import type { UsageRepository } from '../../core/ports.js';
 import type { UsageOutcome, UsageRow, UsageTransport } from '../../core/usage/types.js';
 
 const HOUR_MS = 3_600_000;
-const COLUMNS = ['instance', 'grain', 'start', 'prompt', 'version', 'label', 'client', 'token', 'transport', 'outcome', 'fetches', 'latencyMs', 'lastAt'] as const;
+const COLUMNS = ['instance', 'grain', 'start', 'prompt', 'promptId', 'version', 'label', 'client', 'clientVersion', 'token', 'transport', 'outcome', 'fetches', 'latencyMs', 'lastAt'] as const;
 
 /** Multi-row INSERTs (bulk-sql.ts): createMany costs ~2 ms per row here, under the write lock. */
 const insert = (tx: Tx, rows: UsageRow[]) => insertRows(prismaSql(tx), 'UsageBucket', [...COLUMNS], rows.map((r) => COLUMNS.map((k) => r[k])));
@@ -15,29 +15,54 @@ const insert = (tx: Tx, rows: UsageRow[]) => insertRows(prismaSql(tx), 'UsageBuc
 const ROLLUP_CHUNK = 5_000;
 
 export function usageRepository(tx: Tx): UsageRepository {
+  /** Prompt ids by name (deleted prompts keep their names until purged, so they resolve too). */
+  async function promptIds(names: string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (const part of chunks([...new Set(names)], 500)) {
+      for (const p of await tx.prompt.findMany({ where: { name: { in: part } }, select: { id: true, name: true } })) out.set(p.name, p.id);
+    }
+    return out;
+  }
+
   return {
+    promptIds,
+
     async append(rows) {
-      await insert(tx, rows);
+      // Keyed by the prompt's id, resolved in the flush's transaction from the name it
+      // was served under (the catalog holds names): its history then follows renames.
+      const served = rows.filter((r) => r.promptId === null && r.version > 0);
+      const ids = served.length ? await promptIds(served.map((r) => r.prompt)) : new Map<string, number>();
+      await insert(tx, rows.map((r) => (r.promptId === null && r.version > 0 ? { ...r, promptId: ids.get(r.prompt) ?? null } : r)));
     },
 
     async sums(f) {
       const groups = await tx.usageBucket.groupBy({
-        by: ['start', 'prompt', 'version', 'label', 'client', 'outcome'],
+        by: ['start', 'promptId', 'prompt', 'version', 'label', 'client', 'clientVersion', 'outcome'],
         where: {
           start: { gte: f.from, lte: f.to },
-          ...(f.prompt !== undefined ? { prompt: f.prompt } : {}),
+          ...(f.promptId !== undefined ? { promptId: f.promptId } : {}),
+          ...(f.promptName !== undefined ? { prompt: f.promptName, promptId: null } : {}),
           ...(f.label !== undefined ? { label: f.label } : {}),
           ...(f.client !== undefined ? { client: f.client } : {}),
+          ...(f.clientVersion !== undefined ? { clientVersion: f.clientVersion } : {}),
         },
         _sum: { fetches: true },
         _max: { lastAt: true },
       });
+      // Answers name a prompt by its current name, whatever it was called when served.
+      const ids = [...new Set(groups.flatMap((g) => (g.promptId === null ? [] : [g.promptId])))];
+      const names = new Map<number, string>();
+      for (const part of chunks(ids, 500)) {
+        for (const p of await tx.prompt.findMany({ where: { id: { in: part } }, select: { id: true, name: true } })) names.set(p.id, p.name);
+      }
       return groups.map((g) => ({
         start: g.start,
-        prompt: g.prompt,
+        prompt: (g.promptId !== null ? names.get(g.promptId) : undefined) ?? g.prompt,
+        promptId: g.promptId,
         version: g.version,
         label: g.label,
         client: g.client,
+        clientVersion: g.clientVersion,
         outcome: g.outcome as UsageOutcome,
         fetches: Number(g._sum.fetches ?? 0),
         lastAt: g._max.lastAt ?? g.start,
@@ -52,7 +77,7 @@ export function usageRepository(tx: Tx): UsageRepository {
         const hours = new Map<string, UsageRow>();
         for (const m of minutes) {
           const start = m.start.getTime() - (m.start.getTime() % HOUR_MS);
-          const key = [m.instance, start, m.prompt, m.version, m.label, m.client, m.token, m.transport, m.outcome].join('\u0000');
+          const key = [m.instance, start, m.promptId, m.prompt, m.version, m.label, m.client, m.clientVersion, m.token, m.transport, m.outcome].join('\u0000');
           const h = hours.get(key);
           if (h) {
             h.fetches += m.fetches;
@@ -60,7 +85,8 @@ export function usageRepository(tx: Tx): UsageRepository {
             if (m.lastAt > h.lastAt) h.lastAt = m.lastAt;
           } else {
             hours.set(key, {
-              instance: m.instance, grain: 'hour', start: new Date(start), prompt: m.prompt, version: m.version, label: m.label, client: m.client, token: m.token,
+              instance: m.instance, grain: 'hour', start: new Date(start), prompt: m.prompt, promptId: m.promptId, version: m.version, label: m.label,
+              client: m.client, clientVersion: m.clientVersion, token: m.token,
               transport: m.transport as UsageTransport, outcome: m.outcome as UsageOutcome, fetches: m.fetches, latencyMs: m.latencyMs, lastAt: m.lastAt,
             });
           }
@@ -75,10 +101,10 @@ export function usageRepository(tx: Tx): UsageRepository {
       return (await tx.usageBucket.deleteMany({ where: { start: { lt: before } } })).count;
     },
 
-    async lastServed(prompts) {
-      if (!prompts.length) return new Map();
-      const groups = await tx.usageBucket.groupBy({ by: ['prompt'], where: { prompt: { in: prompts } }, _max: { lastAt: true } });
-      return new Map(groups.flatMap((g) => (g._max.lastAt ? [[g.prompt, g._max.lastAt] as const] : [])));
+    async lastServed(promptIds) {
+      if (!promptIds.length) return new Map();
+      const groups = await tx.usageBucket.groupBy({ by: ['promptId'], where: { promptId: { in: promptIds } }, _max: { lastAt: true } });
+      return new Map(groups.flatMap((g) => (g._max.lastAt && g.promptId !== null ? [[g.promptId, g._max.lastAt] as const] : [])));
     },
   };
 }
