@@ -27,7 +27,8 @@ CREATE INDEX "UsageBucket_promptId_lastAt_idx" ON "UsageBucket"("promptId", "las
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
 
--- Backfill (issue 37, items 15 and 16; issue 36, item 1).
+-- Backfill (issue 37, items 15 and 16, and issue 36, item 1), no semicolons in comments:
+-- the migration runner splits statements at every one.
 -- Recorded text is cut to what recording keeps now: a client could store megabytes a name.
 UPDATE "UsageBucket" SET "prompt" = substr("prompt", 1, 200), "client" = substr("client", 1, 200)
 WHERE length("prompt") > 200 OR length("client") > 200;
@@ -37,7 +38,7 @@ UPDATE "UsageBucket" SET "prompt" = '(unknown)' WHERE "version" = 0 AND "prompt"
 UPDATE "UsageBucket" SET "promptId" = (SELECT p."id" FROM "Prompt" p WHERE p."name" = "UsageBucket"."prompt")
 WHERE "version" > 0;
 -- MCP clients (no token) were recorded as "name version": split at the last space when the
--- last word looks like a version (a digit or v and a digit first; letters, digits, . + _ -).
+-- last word looks like a version (a digit or v and a digit first, then letters, digits, . + _ -).
 -- rtrim(c, <c without spaces>) is c up to and including its last space.
 UPDATE "UsageBucket" SET
   "client" = rtrim(rtrim("client", replace("client", ' ', ''))),
