@@ -54,8 +54,11 @@ export interface CatalogView {
   /** The tags of a served prompt; undefined when the view does not serve it. */
   tagsOf(name: string): readonly string[] | undefined;
   find(name: string): ServedPrompt | undefined;
-  /** `served` hears the version rendered once the prompt is found (before its arguments are checked): usage counts it. */
-  render(name: string, args: Record<string, ArgumentValue>, served?: (version: number) => void): Promise<RenderedPrompt>;
+  /**
+   * `served` hears the version rendered (its number and id) once the prompt is found
+   * (before its arguments are checked): usage counts it, by the id's prompt.
+   */
+  render(name: string, args: Record<string, ArgumentValue>, served?: (version: number, versionId?: number) => void): Promise<RenderedPrompt>;
   complete(name: string, argument: string, value: string, context?: Record<string, string>): CompletionResult;
 }
 
@@ -412,7 +415,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       async render(name, args, served) {
         const p = get(v, name);
         if (!p) throw new DomainError('not_found', `prompt "${name}" not found: no prompt with that name is served${label === PRODUCTION ? '' : ` under label "${label}"`} (prompts/list shows what is served)`);
-        served?.(p.version.version);
+        served?.(p.version.version, v.byName.get(name));
         return renderVersion(name, p.version, args, resolver, includeContext(label));
       },
       complete(name, argument, value, context = {}) {
@@ -471,7 +474,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     size: () => production.size(),
     list: (opts: { cursor?: string; limit: number }) => production.list(opts),
     find: (name: string) => production.find(name),
-    render: (name: string, args: Record<string, ArgumentValue>, served?: (version: number) => void) => production.render(name, args, served),
+    render: (name: string, args: Record<string, ArgumentValue>, served?: (version: number, versionId?: number) => void) => production.render(name, args, served),
     complete: (name: string, argument: string, value: string, context: Record<string, string> = {}) => production.complete(name, argument, value, context),
   };
 }

@@ -429,6 +429,10 @@ export interface UsageRepository {
   sums(filter: UsageFilter): Promise<UsageSum[]>;
   /** The ids of the prompts with these names (deleted ones included; absent: no such prompt). */
   promptIds(names: string[]): Promise<Map<string, number>>;
+  /** The current name of each of these prompts (absent: purged). */
+  promptNames(ids: number[]): Promise<Map<number, string>>;
+  /** The prompt id of each of these version ids (absent: no such version). */
+  promptIdsOfVersions(versionIds: number[]): Promise<Map<number, number>>;
   /** Replaces minute rows that start before `before` with hour rows; returns how many minute rows went. */
   rollUp(before: Date): Promise<number>;
   /** Deletes rows that start before `before`; returns how many. */

@@ -14,7 +14,7 @@ export interface UsageTracker {
    * Runs a render of `prompt`, counting it with the outcome it ends with and the version
    * `fn` reports through `served` (0 when it found no prompt).
    */
-  render<T>(prompt: string, fn: (served: (version: number) => void) => Promise<T>): Promise<T>;
+  render<T>(prompt: string, fn: (served: (version: number, versionId?: number) => void) => Promise<T>): Promise<T>;
   /** Counts a request refused before rendering (e.g. a non-string argument). */
   refused(prompt: string, outcome: UsageOutcome): void;
 }
@@ -32,11 +32,12 @@ export function usageTracker(core: Core, server: Server, catalog: CatalogView, t
     // clientInfo is whatever the client sends: cleaned and cut (types.ts usageText).
     return (client = { client: clientName(info.name), clientVersion: usageText(typeof info.version === 'string' ? info.version : '', USAGE_TEXT_MAX.clientVersion) });
   };
-  const count = (prompt: string, version: number, outcome: UsageOutcome, started: number) =>
+  const count = (prompt: string, version: number, outcome: UsageOutcome, started: number, versionId?: number) =>
     core.usage.record({
       // No version served: the name asked for is not a prompt this session is served.
       prompt: version > 0 ? prompt : UNKNOWN_PROMPT,
       version,
+      ...(versionId !== undefined ? { versionId } : {}),
       label: catalog.label,
       ...clientOf(),
       token,
@@ -45,21 +46,25 @@ export function usageTracker(core: Core, server: Server, catalog: CatalogView, t
       latencyMs: performance.now() - started,
     });
   // Made on the first success, once initialize has named the client.
-  let served: ((prompt: string, version: number, latencyMs: number) => void) | undefined;
+  let served: ((prompt: string, version: number, latencyMs: number, versionId?: number) => void) | undefined;
   return {
     async render(prompt, fn) {
       const started = performance.now();
       let version = 0;
+      let versionId: number | undefined;
       try {
-        const r = await fn((v) => (version = v));
+        const r = await fn((v, id) => {
+          version = v;
+          versionId = id;
+        });
         const counter = served ?? core.usage.counter({ label: catalog.label, ...clientOf(), token, transport });
         // Kept once the client is known (a request before initialize counts as 'unknown').
         if (client !== undefined) served = counter;
         // A success served `prompt` at `version`: a name of the catalog.
-        counter(prompt, version, performance.now() - started);
+        counter(prompt, version, performance.now() - started, versionId);
         return r;
       } catch (e) {
-        count(prompt, version, outcomeOf(e), started);
+        count(prompt, version, outcomeOf(e), started, versionId);
         throw e;
       }
     },

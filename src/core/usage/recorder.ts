@@ -99,7 +99,7 @@ export function createUsageRecorder(opts: UsageRecorderOptions) {
     const start = t - (t % MINUTE_MS);
     // One string key per (minute, dimensions): the only work a request pays for. No
     // recorded string holds NUL (usageText), so the key is unambiguous.
-    const key = start + SEP + hit.prompt + SEP + hit.version + SEP + hit.label + SEP + hit.client + SEP + hit.clientVersion + SEP + (hit.token ?? '') + SEP + hit.transport + SEP + hit.outcome;
+    const key = start + SEP + hit.prompt + SEP + hit.version + SEP + (hit.versionId ?? '') + SEP + hit.label + SEP + hit.client + SEP + hit.clientVersion + SEP + (hit.token ?? '') + SEP + hit.transport + SEP + hit.outcome;
     let c = cells.get(key);
     if (!c) {
       const who = hit.client + SEP + hit.clientVersion;
@@ -133,13 +133,13 @@ export function createUsageRecorder(opts: UsageRecorderOptions) {
    * prompt is kept for the current minute, so a repeated fetch is three field updates,
    * with no key string and no object built.
    */
-  function counter(dims: Pick<UsageHit, 'label' | 'client' | 'clientVersion' | 'token' | 'transport'>): (prompt: string, version: number, latencyMs: number) => void {
+  function counter(dims: Pick<UsageHit, 'label' | 'client' | 'clientVersion' | 'token' | 'transport'>): (prompt: string, version: number, latencyMs: number, versionId?: number) => void {
     if (opts.enabled === false) return () => {};
     const { prompt: _, version: _v, outcome: _o, latencyMs: _l, ...fixed } = cleanHit({ ...dims, prompt: '', version: 0, outcome: 'ok', latencyMs: 0 });
     let gen = -1;
     let minute = -1;
     let held = new Map<string, Cell>();
-    return (prompt, version, latencyMs) => {
+    return (prompt, version, latencyMs, versionId) => {
       const t = now();
       const start = t - (t % MINUTE_MS);
       if (gen !== generation || minute !== start) {
@@ -148,14 +148,14 @@ export function createUsageRecorder(opts: UsageRecorderOptions) {
         minute = start;
       }
       const c = held.get(prompt);
-      if (c !== undefined && c.hit.version === version) {
+      if (c !== undefined && c.hit.version === version && c.hit.versionId === versionId) {
         c.fetches++;
         c.latencyMs += latencyMs;
         c.lastAt = t;
         return;
       }
       // `prompt` is a served prompt's name (src/mcp/usage.ts), bounded by the name schema.
-      const cell = count({ prompt, version, ...fixed, outcome: 'ok', latencyMs }, t);
+      const cell = count({ prompt, version, ...(versionId !== undefined ? { versionId } : {}), ...fixed, outcome: 'ok', latencyMs }, t);
       if (cell) held.set(prompt, cell);
     };
   }
@@ -167,6 +167,7 @@ export function createUsageRecorder(opts: UsageRecorderOptions) {
     prompt: c.hit.prompt,
     // The write resolves it from the name (UsageRepository.append).
     promptId: null,
+    ...(c.hit.versionId !== undefined ? { versionId: c.hit.versionId } : {}),
     version: c.hit.version,
     label: c.hit.label,
     client: c.hit.client,
@@ -306,7 +307,7 @@ export function createUsageRecorder(opts: UsageRecorderOptions) {
       if (filter.client !== undefined && h.client !== filter.client) continue;
       if (filter.clientVersion !== undefined && h.clientVersion !== filter.clientVersion) continue;
       out.push({
-        start: new Date(c.start), prompt: h.prompt, promptId: null, version: h.version, label: h.label, client: h.client, clientVersion: h.clientVersion,
+        start: new Date(c.start), prompt: h.prompt, promptId: null, ...(h.versionId !== undefined ? { versionId: h.versionId } : {}), version: h.version, label: h.label, client: h.client, clientVersion: h.clientVersion,
         outcome: h.outcome, fetches: c.fetches, lastAt: new Date(c.lastAt),
       });
     }

@@ -16,6 +16,8 @@ export interface UsageHit {
   prompt: string;
   /** the version served; 0 when none was (an unknown prompt) */
   version: number;
+  /** the served version's id when the face knows it (the MCP catalog): its prompt, even renamed since */
+  versionId?: number;
   /** the label it was served through; '' for a pinned version */
   label: string;
   /** MCP: `clientInfo.name`; HTTP: the token name, else the User-Agent */
@@ -38,6 +40,8 @@ export interface UsageRow {
   prompt: string;
   /** the prompt it was (usage is keyed by it, so it follows renames); null: none was served */
   promptId: number | null;
+  /** not stored: how the write finds promptId when the face knew the version's id */
+  versionId?: number;
   version: number;
   label: string;
   client: string;
@@ -58,6 +62,8 @@ export interface UsageSum {
   /** the prompt's current name (its name when served if it is gone, or UNKNOWN_PROMPT) */
   prompt: string;
   promptId: number | null;
+  /** unflushed counts only: the served version's id, when the face knew it */
+  versionId?: number;
   version: number;
   label: string;
   client: string;

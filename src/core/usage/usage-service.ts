@@ -66,11 +66,19 @@ export function createUsageService(opts: UsageRecorderOptions & { read: Reposito
       else filter.promptName = prompt;
     }
     const pending = recorder.pending(filter);
-    // Pending counts carry the name served under (the flush resolves it): the same here.
-    const served = pending.filter((s) => s.version > 0).map((s) => s.prompt);
-    const ids = served.length ? await read.usage.promptIds(served) : new Map<string, number>();
-    const mine = pending
-      .map((s) => (s.version > 0 ? { ...s, promptId: ids.get(s.prompt) ?? null } : s))
+    // Pending counts carry the version id or the name served under: resolved as a flush
+    // resolves them (UsageRepository.append), and shown under the prompt's name now.
+    const served = pending.filter((s) => s.version > 0);
+    const byVersion = await read.usage.promptIdsOfVersions(served.flatMap((s) => (s.versionId !== undefined ? [s.versionId] : [])));
+    const byName = await read.usage.promptIds(served.map((s) => s.prompt));
+    const idOf = (s: UsageSum) => (s.versionId !== undefined ? byVersion.get(s.versionId) : undefined) ?? byName.get(s.prompt) ?? null;
+    const resolved = pending.map((s): UsageSum => {
+      const { versionId: _, ...rest } = s;
+      return s.version > 0 ? { ...rest, promptId: idOf(s) } : rest;
+    });
+    const names = await read.usage.promptNames(resolved.flatMap((s) => (s.promptId !== null ? [s.promptId] : [])));
+    const mine = resolved
+      .map((s) => (s.promptId !== null ? { ...s, prompt: names.get(s.promptId) ?? s.prompt } : s))
       .filter((s) => (filter.promptId === undefined || s.promptId === filter.promptId) && (filter.promptName === undefined || (s.promptId === null && s.prompt === filter.promptName)));
     return [...(await read.usage.sums(filter)), ...mine];
   }

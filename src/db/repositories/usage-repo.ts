@@ -24,15 +24,38 @@ export function usageRepository(tx: Tx): UsageRepository {
     return out;
   }
 
+  /** The current name of each of these prompts (a purged one is absent). */
+  async function promptNames(ids: number[]): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    for (const part of chunks([...new Set(ids)], 500)) {
+      for (const p of await tx.prompt.findMany({ where: { id: { in: part } }, select: { id: true, name: true } })) out.set(p.id, p.name);
+    }
+    return out;
+  }
+
+  /** The prompt of each of these version ids. */
+  async function promptIdsOfVersions(versionIds: number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (const part of chunks([...new Set(versionIds)], 500)) {
+      for (const v of await tx.promptVersion.findMany({ where: { id: { in: part } }, select: { id: true, promptId: true } })) out.set(v.id, v.promptId);
+    }
+    return out;
+  }
+
   return {
     promptIds,
+    promptIdsOfVersions,
+    promptNames,
 
     async append(rows) {
       // Keyed by the prompt's id, resolved in the flush's transaction from the name it
       // was served under (the catalog holds names): its history then follows renames.
+      // A served version's id names its prompt even after a rename; a name is resolved as it is now.
       const served = rows.filter((r) => r.promptId === null && r.version > 0);
-      const ids = served.length ? await promptIds(served.map((r) => r.prompt)) : new Map<string, number>();
-      await insert(tx, rows.map((r) => (r.promptId === null && r.version > 0 ? { ...r, promptId: ids.get(r.prompt) ?? null } : r)));
+      const byVersion = await promptIdsOfVersions(served.flatMap((r) => (r.versionId !== undefined ? [r.versionId] : [])));
+      const byName = await promptIds(served.filter((r) => r.versionId === undefined || !byVersion.has(r.versionId)).map((r) => r.prompt));
+      const promptIdOf = (r: UsageRow) => (r.versionId !== undefined ? byVersion.get(r.versionId) : undefined) ?? byName.get(r.prompt) ?? null;
+      await insert(tx, rows.map((r) => (r.promptId === null && r.version > 0 ? { ...r, promptId: promptIdOf(r) } : r)));
     },
 
     async sums(f) {
@@ -50,11 +73,7 @@ export function usageRepository(tx: Tx): UsageRepository {
         _max: { lastAt: true },
       });
       // Answers name a prompt by its current name, whatever it was called when served.
-      const ids = [...new Set(groups.flatMap((g) => (g.promptId === null ? [] : [g.promptId])))];
-      const names = new Map<number, string>();
-      for (const part of chunks(ids, 500)) {
-        for (const p of await tx.prompt.findMany({ where: { id: { in: part } }, select: { id: true, name: true } })) names.set(p.id, p.name);
-      }
+      const names = await promptNames(groups.flatMap((g) => (g.promptId === null ? [] : [g.promptId])));
       return groups.map((g) => ({
         start: g.start,
         prompt: (g.promptId !== null ? names.get(g.promptId) : undefined) ?? g.prompt,
