@@ -53,7 +53,7 @@ const SEP = '\u0000';
  */
 export const MAX_CELLS = 5_000;
 /**
- * Distinct counters one client (name and version) adds between flushes: past this, its
+ * Distinct counters one client (by name) adds between flushes: past this, its
  * new combinations count under the prompt OVERFLOW with its name, so one client cannot
  * take the whole MAX_CELLS from the others.
  */
@@ -66,14 +66,16 @@ const MAX_ISOLATING_WRITES = 64;
 
 const text = (s: string, max: number) => usageText(s, max);
 /** Every string of a hit as recorded (types.ts usageText): faces pass request text here. */
-const cleanHit = (h: UsageHit): UsageHit => ({
-  ...h,
-  prompt: text(h.prompt, USAGE_TEXT_MAX.prompt),
-  label: text(h.label, USAGE_TEXT_MAX.label),
-  client: text(h.client, USAGE_TEXT_MAX.client) || 'unknown',
-  clientVersion: text(h.clientVersion ?? '', USAGE_TEXT_MAX.clientVersion),
-  token: h.token === null ? null : text(h.token, USAGE_TEXT_MAX.token),
-});
+function cleanHit(h: UsageHit): UsageHit {
+  const prompt = text(h.prompt, USAGE_TEXT_MAX.prompt);
+  const label = text(h.label, USAGE_TEXT_MAX.label);
+  const client = text(h.client, USAGE_TEXT_MAX.client) || 'unknown';
+  const clientVersion = text(h.clientVersion ?? '', USAGE_TEXT_MAX.clientVersion);
+  const token = h.token === null ? null : text(h.token, USAGE_TEXT_MAX.token);
+  // usageText hands clean text back as is: a clean hit (the usual one) is not copied.
+  if (prompt === h.prompt && label === h.label && client === h.client && clientVersion === h.clientVersion && token === h.token) return h;
+  return { ...h, prompt, label, client, clientVersion, token };
+}
 
 export function createUsageRecorder(opts: UsageRecorderOptions) {
   const now = opts.now ?? Date.now;
@@ -82,7 +84,7 @@ export function createUsageRecorder(opts: UsageRecorderOptions) {
   const maxCells = opts.maxCells ?? MAX_CELLS;
   const maxPerClient = opts.maxCellsPerClient ?? MAX_CELLS_PER_CLIENT;
   let cells = new Map<string, Cell>();
-  /** Cells each client added since the last flush (client name SEP version). */
+  /** Cells each client (by name) added since the last flush. */
   let perClient = new Map<string, number>();
   /** Bumped whenever `cells` is replaced: a counter's cached cells belong to one generation. */
   let generation = 0;
@@ -102,7 +104,8 @@ export function createUsageRecorder(opts: UsageRecorderOptions) {
     const key = start + SEP + hit.prompt + SEP + hit.version + SEP + (hit.versionId ?? '') + SEP + hit.label + SEP + hit.client + SEP + hit.clientVersion + SEP + (hit.token ?? '') + SEP + hit.transport + SEP + hit.outcome;
     let c = cells.get(key);
     if (!c) {
-      const who = hit.client + SEP + hit.clientVersion;
+      // A client's share is per name: a new version string per session buys no more.
+      const who = hit.client;
       const added = perClient.get(who) ?? 0;
       if (cells.size >= maxCells) {
         hit = { ...hit, prompt: OVERFLOW, version: 0, label: '', client: OVERFLOW, clientVersion: '', token: null };
@@ -112,7 +115,7 @@ export function createUsageRecorder(opts: UsageRecorderOptions) {
       } else if (added >= maxPerClient) {
         // This client's share is spent: its further combinations count as one, under its name.
         hit = { ...hit, prompt: OVERFLOW, version: 0, label: '' };
-        const k = start + SEP + OVERFLOW + SEP + who + SEP + (hit.token ?? '') + SEP + hit.transport + SEP + hit.outcome;
+        const k = start + SEP + OVERFLOW + SEP + who + SEP + hit.clientVersion + SEP + (hit.token ?? '') + SEP + hit.transport + SEP + hit.outcome;
         c = cells.get(k);
         if (!c) cells.set(k, (c = { start, hit, fetches: 0, latencyMs: 0, lastAt: t }));
       } else perClient.set(who, added + 1);
