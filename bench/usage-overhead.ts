@@ -89,7 +89,7 @@ export async function runUsageOverhead(opts: { quick: boolean; log: (s: string) 
 function measureRecord(): number {
   const r = createUsageRecorder({ store: undefined as never, instance: 'bench', retentionDays: 90, flushMs: 0 });
   const hits = Array.from({ length: 400 }, (_, i) => ({
-    prompt: `prompt-${i % 100}`, version: 1, label: 'production', client: i % 2 ? 'claude-desktop 1.2.0' : 'cursor 0.42', token: null,
+    prompt: `prompt-${i % 100}`, version: 1, label: 'production', client: i % 2 ? 'claude-desktop' : 'cursor', clientVersion: i % 2 ? '1.2.0' : '0.42', token: null,
     transport: 'http' as const, outcome: i % 4 === 3 ? ('invalid_arguments' as const) : ('ok' as const), latencyMs: 0.4,
   }));
   const runs: number[] = [];

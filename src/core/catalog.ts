@@ -54,9 +54,12 @@ export interface CatalogView {
   /** The tags of a served prompt; undefined when the view does not serve it. */
   tagsOf(name: string): readonly string[] | undefined;
   find(name: string): ServedPrompt | undefined;
-  /** `served` hears the version rendered once the prompt is found (before its arguments are checked): usage counts it. */
-  /** `scope`: includes of prompts outside its tags are refused (an MCP token's scope; scopedView passes it). */
-  render(name: string, args: Record<string, ArgumentValue>, served?: (version: number) => void, scope?: Pick<McpScope, 'tags'> | null): Promise<RenderedPrompt>;
+  /**
+   * `served` hears the version rendered (its number and id) once the prompt is found
+   * (before its arguments are checked): usage counts it, by the id's prompt.
+   * `scope`: includes of prompts outside its tags are refused (an MCP token's scope; scopedView passes it).
+   */
+  render(name: string, args: Record<string, ArgumentValue>, served?: (version: number, versionId?: number) => void, scope?: Pick<McpScope, 'tags'> | null): Promise<RenderedPrompt>;
   complete(name: string, argument: string, value: string, context?: Record<string, string>): CompletionResult;
 }
 
@@ -424,7 +427,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       async render(name, args, served, scope) {
         const p = get(v, name);
         if (!p) throw new DomainError('not_found', `prompt "${name}" not found: no prompt with that name is served${label === PRODUCTION ? '' : ` under label "${label}"`} (prompts/list shows what is served)`);
-        served?.(p.version.version);
+        served?.(p.version.version, v.byName.get(name));
         return renderVersion(name, p.version, args, resolver, includeContext(label, scope));
       },
       complete(name, argument, value, context = {}) {
@@ -483,7 +486,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
     size: () => production.size(),
     list: (opts: { cursor?: string; limit: number }) => production.list(opts),
     find: (name: string) => production.find(name),
-    render: (name: string, args: Record<string, ArgumentValue>, served?: (version: number) => void) => production.render(name, args, served),
+    render: (name: string, args: Record<string, ArgumentValue>, served?: (version: number, versionId?: number) => void) => production.render(name, args, served),
     complete: (name: string, argument: string, value: string, context: Record<string, string> = {}) => production.complete(name, argument, value, context),
   };
 }

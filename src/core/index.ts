@@ -52,7 +52,7 @@ export interface CoreOptions {
   /** Rate-limit buckets kept in memory (default 10 000; tests lower it). */
   maxRateBuckets?: number;
   /** Usage recording (src/core/usage): this process's id in the rows it writes, the flush period (0: only flush()), retention in days (PROMPTD_USAGE_RETENTION_DAYS, default 90). */
-  usage?: { instance?: string; flushMs?: number; retentionDays?: number; enabled?: boolean; maxCells?: number };
+  usage?: { instance?: string; flushMs?: number; retentionDays?: number; enabled?: boolean; maxCells?: number; maxCellsPerClient?: number };
   /**
    * Test cases and checks (docs/contracts.md): how a check renders (include resolution)
    * and which prompts depend on a moved one. Defaults: plain rendering, no dependents.
@@ -81,6 +81,8 @@ export async function createCore(opts: CoreOptions) {
   await feed.start();
   const prompts = createPromptService({
     store, cursors, feed, resolver, policy, includes: (label) => catalog.includes(label), bin: { retentionDays: opts.deletedRetentionDays ?? retentionFromEnv(), now: opts.now }, searchScanLimit: opts.searchScanLimit,
+    // Called by list() only, after createCore returned (`usage` is made below).
+    recentUse: () => usage.pendingLastServed(),
   });
   const tokenUse = createTokenUseLog({ store, now: opts.now, onError: opts.onError });
   const tokens = createTokenService({ store, envToken: opts.adminToken, now: opts.now, onError: opts.onError, uses: tokenUse, feed });
@@ -95,6 +97,7 @@ export async function createCore(opts: CoreOptions) {
     retentionDays: opts.usage?.retentionDays ?? usageRetentionFromEnv(),
     flushMs: opts.usage?.flushMs ?? usageFlushMsFromEnv(),
     maxCells: opts.usage?.maxCells,
+    maxCellsPerClient: opts.usage?.maxCellsPerClient,
     readOnly: store.readOnly,
     // PROMPTD_USAGE=off: no recording at all (the benchmark's baseline; operators who want none).
     enabled: opts.usage?.enabled ?? process.env.PROMPTD_USAGE !== 'off',

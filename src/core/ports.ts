@@ -127,6 +127,12 @@ export interface PromptListFilter {
   status?: Exclude<PromptStatus, 'archived'>;
   /** only prompts not served since this instant (never-served ones included) */
   unusedSince?: Date;
+  /**
+   * When prompts (by name) were last served by this process, counts not stored yet: the
+   * list's lastUsedAt, its lastUsed order and unusedSince take the later of these and
+   * the stored rows, as the usage answers do.
+   */
+  recentUse?: ReadonlyMap<string, Date>;
 }
 
 /**
@@ -417,16 +423,22 @@ export interface WebhookRepository {
  * so instances sharing a database never update each other's rows.
  */
 export interface UsageRepository {
-  /** One batched insert. */
+  /** One batched insert; a served row without a promptId gets the id of the prompt of that name. */
   append(rows: UsageRow[]): Promise<void>;
-  /** Rows matching the filter, summed per (bucket start, prompt, version, label, client, outcome). */
+  /** Rows matching the filter, summed per (bucket start, prompt, version, label, client, client version, outcome); prompts under their current names. */
   sums(filter: UsageFilter): Promise<UsageSum[]>;
+  /** The ids of the prompts with these names (deleted ones included; absent: no such prompt). */
+  promptIds(names: string[]): Promise<Map<string, number>>;
+  /** The current name of each of these prompts (absent: purged). */
+  promptNames(ids: number[]): Promise<Map<number, string>>;
+  /** The prompt id of each of these version ids (absent: no such version). */
+  promptIdsOfVersions(versionIds: number[]): Promise<Map<number, number>>;
   /** Replaces minute rows that start before `before` with hour rows; returns how many minute rows went. */
   rollUp(before: Date): Promise<number>;
   /** Deletes rows that start before `before`; returns how many. */
   prune(before: Date): Promise<number>;
-  /** When each of these prompts was last served (absent: never). */
-  lastServed(prompts: string[]): Promise<Map<string, Date>>;
+  /** When each of these prompts (ids) was last served, from stored rows (absent: never). */
+  lastServed(promptIds: number[]): Promise<Map<number, Date>>;
 }
 
 /** One set of repositories: outside a transaction (reads) or inside one (writes). */

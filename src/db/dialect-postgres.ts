@@ -206,5 +206,6 @@ export const postgresDialect: Dialect = {
     noIndex: (expr: string) => expr,
     writableCte: true,
     streamingRowNumber: true,
+    instantParam: ['CAST(', ' AS TIMESTAMP(3))'],
   },
 };

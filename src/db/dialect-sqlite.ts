@@ -214,5 +214,6 @@ export const sqliteDialect: Dialect = {
     noIndex: (expr: string) => `+${expr}`,
     writableCte: false,
     streamingRowNumber: false,
+    instantParam: ['', ''],
   },
 };

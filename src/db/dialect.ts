@@ -145,6 +145,12 @@ export interface Dialect {
      * which made that one statement slower than its two (bench/history.md 22, 32).
      */
     streamingRowNumber: boolean;
+    /**
+     * What goes before and after a bound Date so it is an instant where nothing else
+     * types it (a VALUES list): PostgreSQL would take the parameter as text; SQLite binds
+     * it as stored already.
+     */
+    instantParam: readonly [before: string, after: string];
   };
 }
 

@@ -2,7 +2,7 @@
 // the client is the token's name, else the User-Agent (docs/usage.md).
 import type { Context } from 'hono';
 import type { Core } from '../core/index.js';
-import { clientName, outcomeOf, type UsageTransport } from '../core/usage/types.js';
+import { clientName, outcomeOf, UNKNOWN_PROMPT, type UsageTransport } from '../core/usage/types.js';
 import type { AuthEnv } from './auth.js';
 
 /** The token name from the actor (`token:<name>#<id>`; `admin` for PROMPTD_ADMIN_TOKEN). */
@@ -35,6 +35,8 @@ export async function recordHttp<T>(core: Core, c: Context<AuthEnv>, transport: 
   } finally {
     const token = tokenName(c.get('actor'));
     const client = clientName(token ?? c.req.header('user-agent'));
-    core.usage.record({ prompt, version: served.version, label: served.label, client, token, transport, outcome, latencyMs: performance.now() - started });
+    // Nothing served (no such prompt or version): the requested name is not recorded.
+    const name = served.version > 0 ? prompt : UNKNOWN_PROMPT;
+    core.usage.record({ prompt: name, version: served.version, label: served.label, client, clientVersion: '', token, transport, outcome, latencyMs: performance.now() - started });
   }
 }

@@ -86,10 +86,12 @@ describe.skipIf(skipE2E)('admin UI: usage', () => {
     expect(await panel.getByTestId('usage-fetches').textContent()).toBe('5');
     expect(await panel.getByTestId('usage-errors').textContent()).toContain('0');
     const clientRows = panel.getByTestId('usage-client-row');
-    expect(await clientRows.evaluateAll((els) => els.map((e) => e.getAttribute('data-client')))).toEqual(['beta 1.0.0', 'alpha 1.0.0']);
+    expect(await clientRows.evaluateAll((els) => els.map((e) => e.getAttribute('data-client')))).toEqual(['beta', 'alpha']);
+    // The client's name and its version apart (issue 37.15).
+    expect(await clientRows.getByTestId('usage-client-version').allTextContents()).toEqual([' 1.0.0', ' 1.0.0']);
     expect(await clientRows.getByTestId('usage-client-fetches').allTextContents()).toEqual(['3', '2']);
     const stale = panel.getByTestId('usage-stale-client');
-    expect(await stale.evaluateAll((els) => els.map((e) => [e.getAttribute('data-client'), e.getAttribute('data-version')]))).toEqual([['alpha 1.0.0', '1']]);
+    expect(await stale.evaluateAll((els) => els.map((e) => [e.getAttribute('data-client'), e.getAttribute('data-version')]))).toEqual([['alpha', '1']]);
     await waitForText(stale, 'production now points at v2');
     // The chart's numbers for screen readers: today's row has v1 2, v2 3, total 5.
     const canvas = panel.getByRole('img', { name: /Fetches per day by version, last 30 days: 5 fetches/ });
@@ -117,7 +119,7 @@ describe.skipIf(skipE2E)('admin UI: usage', () => {
     expect(await keys('usage-top-prompts')).toEqual(['greet', 'other']);
     expect(await keys('usage-failing')).toEqual(['other']);
     expect(await page.locator('[data-testid="usage-outcomes-row"][data-key="invalid_arguments"] td').textContent()).toBe('1');
-    expect(await keys('usage-top-clients')).toEqual(['beta 1.0.0', 'alpha 1.0.0']);
+    expect(await keys('usage-top-clients')).toEqual(['beta', 'alpha']);
     expect(await keys('usage-labels')).toContain('production');
     await page.locator('[data-testid="usage-unused-prompt"][data-name="idle"]').waitFor();
     expect(await page.getByTestId('usage-unused-prompt').evaluateAll((els) => els.map((e) => e.getAttribute('data-name')))).toEqual(['idle']);

@@ -75,7 +75,7 @@ describe('GET /admin/v1/usage', () => {
     expect(r.totals.errors).toBe(3);
     expect(r.totals.byPrompt).toEqual([
       { prompt: 'greet', fetches: 8, errors: 2 },
-      { prompt: 'nope', fetches: 1, errors: 1 },
+      { prompt: '(unknown)', fetches: 1, errors: 1 },
       { prompt: 'other', fetches: 1, errors: 0 },
     ]);
     expect(r.totals.byVersion).toEqual([
@@ -85,9 +85,9 @@ describe('GET /admin/v1/usage', () => {
     ]);
     expect(r.totals.byLabel).toEqual([{ label: 'production', fetches: 6 }, { label: 'staging', fetches: 4 }]);
     expect(r.totals.byClient).toEqual([
-      { client: 'claude-desktop 1.2.0', fetches: 5, errors: 2 },
-      { client: 'cursor 0.42', fetches: 4, errors: 1 },
-      { client: 'reader', fetches: 1, errors: 0 },
+      { client: 'claude-desktop', fetches: 5, errors: 2, versions: [{ clientVersion: '1.2.0', fetches: 5 }] },
+      { client: 'cursor', fetches: 4, errors: 1, versions: [{ clientVersion: '0.42', fetches: 4 }] },
+      { client: 'reader', fetches: 1, errors: 0, versions: [{ clientVersion: '', fetches: 1 }] },
     ]);
     expect(r.totals.byOutcome).toEqual([
       { outcome: 'ok', fetches: 7 },
@@ -111,8 +111,8 @@ describe('GET /admin/v1/usage', () => {
     expect(r.series.at(-1)).toEqual({ start: new Date(T0).toISOString(), fetches: 8, errors: 2, byVersion: { 1: 4, 2: 4 } });
     expect(r.series).toHaveLength(30 * 24 + 1);
     const staging = UsageReportSchema.parse(await json<Report>('/usage?label=staging'));
-    expect(staging.totals.byClient).toEqual([{ client: 'cursor 0.42', fetches: 4, errors: 1 }]);
-    const desktop = UsageReportSchema.parse(await json<Report>(`/usage?client=${encodeURIComponent('claude-desktop 1.2.0')}`));
+    expect(staging.totals.byClient).toEqual([{ client: 'cursor', fetches: 4, errors: 1, versions: [{ clientVersion: '0.42', fetches: 4 }] }]);
+    const desktop = UsageReportSchema.parse(await json<Report>('/usage?client=claude-desktop'));
     expect(desktop.totals.fetches).toBe(5);
     expect(desktop.series).toHaveLength(31);
   });
@@ -121,19 +121,19 @@ describe('GET /admin/v1/usage', () => {
     const res = await http.call('GET', '/usage.csv?bucket=minute');
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     const [header, ...lines] = (await res.text()).trimEnd().split('\r\n');
-    expect(header).toBe('start,prompt,version,label,client,outcome,fetches');
+    expect(header).toBe('start,prompt,version,label,client,clientVersion,outcome,fetches');
     const rows = lines.map((l) => l.split(','));
-    expect(rows).toContainEqual([new Date(T0).toISOString(), 'greet', '1', 'production', 'claude-desktop 1.2.0', 'ok', '3']);
-    expect(rows).toContainEqual([new Date(T0).toISOString(), 'nope', '', 'production', 'claude-desktop 1.2.0', 'not_found', '1']);
+    expect(rows).toContainEqual([new Date(T0).toISOString(), 'greet', '1', 'production', 'claude-desktop', '1.2.0', 'ok', '3']);
+    expect(rows).toContainEqual([new Date(T0).toISOString(), '(unknown)', '', 'production', 'claude-desktop', '1.2.0', 'not_found', '1']);
     const r = UsageReportSchema.parse(await json<Report>('/usage?bucket=minute&from=' + new Date(T0 - 86_400_000).toISOString()));
     const sum = (pick: (row: string[]) => string) => {
       const m = new Map<string, number>();
-      for (const row of rows) m.set(pick(row), (m.get(pick(row)) ?? 0) + Number(row[6]));
+      for (const row of rows) m.set(pick(row), (m.get(pick(row)) ?? 0) + Number(row[7]));
       return m;
     };
     expect(Object.fromEntries(sum((x) => x[1]!))).toEqual(Object.fromEntries(r.totals.byPrompt.map((p) => [p.prompt, p.fetches])));
     expect(Object.fromEntries(sum((x) => x[4]!))).toEqual(Object.fromEntries(r.totals.byClient.map((p) => [p.client, p.fetches])));
-    expect(Object.fromEntries(sum((x) => x[5]!))).toEqual(Object.fromEntries(r.totals.byOutcome.filter((o) => o.fetches).map((p) => [p.outcome, p.fetches])));
+    expect(Object.fromEntries(sum((x) => x[6]!))).toEqual(Object.fromEntries(r.totals.byOutcome.filter((o) => o.fetches).map((p) => [p.outcome, p.fetches])));
     expect(Object.fromEntries(sum((x) => x[0]!))).toEqual(Object.fromEntries(r.series.filter((p) => p.fetches).map((p) => [p.start, p.fetches])));
   });
 
@@ -163,8 +163,8 @@ describe('GET /admin/v1/prompts/{name}/usage', () => {
     expect(u.lastServedAt).toBe(new Date(T0 + 60_000).toISOString());
     expect(u.versions.map((v) => [v.version, v.fetches])).toEqual([[2, 4], [1, 4]]);
     expect(u.clients).toEqual([
-      { client: 'claude-desktop 1.2.0', fetches: 4, errors: 1, lastVersion: 1, lastLabel: 'production', lastServedAt: new Date(T0).toISOString() },
-      { client: 'cursor 0.42', fetches: 4, errors: 1, lastVersion: 2, lastLabel: 'staging', lastServedAt: new Date(T0 + 60_000).toISOString() },
+      { client: 'claude-desktop', clientVersion: '1.2.0', fetches: 4, errors: 1, lastVersion: 1, lastLabel: 'production', lastServedAt: new Date(T0).toISOString() },
+      { client: 'cursor', clientVersion: '0.42', fetches: 4, errors: 1, lastVersion: 2, lastLabel: 'staging', lastServedAt: new Date(T0 + 60_000).toISOString() },
     ]);
     const never = PromptUsageSchema.parse(await json('/prompts/never/usage'));
     expect(never).toEqual({ prompt: 'never', fetches: 0, errors: 0, lastServedAt: null, versions: [], clients: [] });
@@ -212,16 +212,19 @@ describe('what each row records', () => {
     expect(preview.status).toBe(200);
     await core.usage.flush();
     const rows = await core.db.prisma.usageBucket.findMany({ orderBy: { id: 'asc' } });
-    const seen = new Set(rows.map((r) => `${r.prompt}|${r.version}|${r.label}|${r.client}|${r.token}|${r.transport}|${r.outcome}|${r.instance}`));
+    const seen = new Set(rows.map((r) => `${r.prompt}|${r.version}|${r.label}|${r.client}|${r.clientVersion}|${r.token}|${r.transport}|${r.outcome}|${r.instance}`));
     expect(seen).toEqual(new Set([
-      'greet|1|production|claude-desktop 1.2.0||http|ok|test-a',
-      'greet|1|production|claude-desktop 1.2.0||http|invalid_arguments|test-a',
-      'nope|0|production|claude-desktop 1.2.0||http|not_found|test-a',
-      'greet|2|staging|cursor 0.42||http|ok|test-a',
-      'greet|2|staging|cursor 0.42||http|invalid_arguments|test-a',
-      'other|1|production|reader|reader|read-api|ok|test-a',
-      'never|1|production|admin|admin|rest|ok|test-a',
+      'greet|1|production|claude-desktop|1.2.0||http|ok|test-a',
+      'greet|1|production|claude-desktop|1.2.0||http|invalid_arguments|test-a',
+      '(unknown)|0|production|claude-desktop|1.2.0||http|not_found|test-a',
+      'greet|2|staging|cursor|0.42||http|ok|test-a',
+      'greet|2|staging|cursor|0.42||http|invalid_arguments|test-a',
+      'other|1|production|reader||reader|read-api|ok|test-a',
+      'never|1|production|admin||admin|rest|ok|test-a',
     ]));
+    // Served rows carry their prompt's id; the unknown one none.
+    const ids = new Map((await core.db.prisma.prompt.findMany()).map((p) => [p.name, p.id]));
+    expect(rows.every((r) => r.promptId === (r.version > 0 ? ids.get(r.prompt) : null))).toBe(true);
     expect(rows.every((r) => r.latencyMs >= 0 && r.grain === 'minute')).toBe(true);
   });
 });

@@ -7,7 +7,7 @@ import { migrateDatabase } from '../../src/db/create-db.js';
 import { coreOn, tempDbUrl, type TestCore } from '../helpers/db.js';
 
 const T0 = Date.parse('2026-11-01T10:00:00.000Z');
-const FIXED = { label: 'production', client: 'claude-desktop 1.2.0', token: 'ci', transport: 'http' as const };
+const FIXED = { label: 'production', client: 'claude-desktop', clientVersion: '1.2.0', token: 'ci', transport: 'http' as const };
 
 type Step = { fetch: [prompt: string, version: number, latencyMs: number] } | { advanceMs: number } | { flush: true };
 const step: fc.Arbitrary<Step> = fc.oneof(

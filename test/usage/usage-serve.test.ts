@@ -64,8 +64,8 @@ describe('usage across promptd serve processes', () => {
     const report = await (await fetch(`${c.base}/admin/v1/usage`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
     expect(report.totals.fetches).toBe(7);
     expect(report.totals.byClient).toEqual([
-      { client: 'claude-desktop 1.2.0', fetches: 4, errors: 1 },
-      { client: 'cursor 0.42', fetches: 3, errors: 1 },
+      { client: 'claude-desktop', fetches: 4, errors: 1, versions: [{ clientVersion: '1.2.0', fetches: 4 }] },
+      { client: 'cursor', fetches: 3, errors: 1, versions: [{ clientVersion: '0.42', fetches: 3 }] },
     ]);
     expect(report.totals.byOutcome).toEqual([
       { outcome: 'ok', fetches: 5 },
@@ -79,7 +79,7 @@ describe('usage across promptd serve processes', () => {
     try {
       const rows = await store.db.prisma.usageBucket.findMany();
       expect(new Set(rows.map((r) => r.transport))).toEqual(new Set(['http']));
-      expect(new Set(rows.filter((r) => r.client === 'cursor 0.42').map((r) => r.instance)).size).toBe(1);
+      expect(new Set(rows.filter((r) => r.client === 'cursor').map((r) => r.instance)).size).toBe(1);
       expect(new Set(rows.map((r) => r.instance)).size).toBe(2);
     } finally {
       await store.close();

@@ -42,9 +42,9 @@ describe('usage over stdio', () => {
         const found = await store.db.prisma.usageBucket.findMany({ orderBy: { id: 'asc' } });
         return found.length ? found : undefined;
       }, 10_000, `usage rows from promptd mcp; stderr: ${log}`);
-      expect(rows.map((r) => [r.prompt, r.client, r.transport, r.outcome, r.fetches]), log).toEqual([
-        ['stdio-greet', 'zed 0.150.0', 'stdio', 'ok', 2],
-        ['missing', 'zed 0.150.0', 'stdio', 'not_found', 1],
+      expect(rows.map((r) => [r.prompt, r.client, r.clientVersion, r.transport, r.outcome, r.fetches]), log).toEqual([
+        ['stdio-greet', 'zed', '0.150.0', 'stdio', 'ok', 2],
+        ['(unknown)', 'zed', '0.150.0', 'stdio', 'not_found', 1],
       ]);
     } finally {
       await store.close();

@@ -26,7 +26,7 @@ async function twoCoresOn(url: string, clock: { t: number }, retentionDays = 90)
 }
 
 const hit = (over: Partial<UsageHit> = {}): UsageHit => ({
-  prompt: 'greet', version: 1, label: 'production', client: 'claude-desktop 1.2.0', token: null, transport: 'stdio', outcome: 'ok', latencyMs: 1, ...over,
+  prompt: 'greet', version: 1, label: 'production', client: 'claude-desktop', clientVersion: '1.2.0', token: null, transport: 'stdio', outcome: 'ok', latencyMs: 1, ...over,
 });
 
 const rows = (c: TestCore) => c.db.prisma.usageBucket.findMany({ orderBy: { id: 'asc' } });
@@ -39,15 +39,15 @@ describe('usage storage', () => {
     const [a, b] = await twoCoresOn(url, clock);
     for (let i = 0; i < 1000; i++) a.usage.record(hit());
     a.usage.record(hit({ outcome: 'invalid_arguments' }));
-    for (let i = 0; i < 7; i++) b.usage.record(hit({ client: 'cursor 0.42', version: 2, label: 'staging', transport: 'http' }));
+    for (let i = 0; i < 7; i++) b.usage.record(hit({ client: 'cursor', clientVersion: '0.42', version: 2, label: 'staging', transport: 'http' }));
     expect(await rows(a)).toHaveLength(0); // nothing is written per request
     await a.usage.flush();
     await b.usage.flush();
     const stored = await rows(a);
     expect(stored.map((r) => [r.instance, r.client, r.outcome, r.fetches])).toEqual([
-      ['a', 'claude-desktop 1.2.0', 'ok', 1000],
-      ['a', 'claude-desktop 1.2.0', 'invalid_arguments', 1],
-      ['b', 'cursor 0.42', 'ok', 7],
+      ['a', 'claude-desktop', 'ok', 1000],
+      ['a', 'claude-desktop', 'invalid_arguments', 1],
+      ['b', 'cursor', 'ok', 7],
     ]);
     // A second flush in the same minute appends; answers add the rows up.
     a.usage.record(hit());
@@ -57,8 +57,8 @@ describe('usage storage', () => {
       expect(r.totals.fetches).toBe(1009);
       expect(r.totals.errors).toBe(1);
       expect(r.totals.byClient).toEqual([
-        { client: 'claude-desktop 1.2.0', fetches: 1002, errors: 1 },
-        { client: 'cursor 0.42', fetches: 7, errors: 0 },
+        { client: 'claude-desktop', fetches: 1002, errors: 1, versions: [{ clientVersion: '1.2.0', fetches: 1002 }] },
+        { client: 'cursor', fetches: 7, errors: 0, versions: [{ clientVersion: '0.42', fetches: 7 }] },
       ]);
       expect(r.totals.byVersion).toEqual([{ prompt: 'greet', version: 1, fetches: 1002 }, { prompt: 'greet', version: 2, fetches: 7 }]);
     }

@@ -41,6 +41,8 @@ export interface PromptServiceDeps {
   includes?: (label: string) => IncludeContext;
   /** Prompts a q= with no index reads per request (default SEARCH_SCAN_LIMIT; tests lower it). */
   searchScanLimit?: number;
+  /** When prompts were last served by this process, counts not flushed yet (the usage recorder's): lastUsed and unusedFor merge them. */
+  recentUse?: () => ReadonlyMap<string, Date>;
 }
 
 /** One include of a version and what it resolves to as stored now. */
@@ -125,7 +127,7 @@ export function clampLimit(limit: number | undefined, fallback = 50): number {
   return Math.max(1, Math.min(LIMITS.pageSizeMax, Math.floor(limit)));
 }
 
-export function createPromptService({ store, cursors, feed, resolver, policy = defaultLabelPolicy, bin, includes, searchScanLimit = SEARCH_SCAN_LIMIT }: PromptServiceDeps) {
+export function createPromptService({ store, cursors, feed, resolver, policy = defaultLabelPolicy, bin, includes, searchScanLimit = SEARCH_SCAN_LIMIT, recentUse }: PromptServiceDeps) {
   const { read } = store;
   const promptBin = createPromptBin({ store, feed, ...bin });
   const mustFind = async (repos: Repositories, name: string) => {
@@ -210,6 +212,9 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
         status: opts.status === 'archived' ? undefined : opts.status,
         unusedSince: opts.unusedFor === undefined ? undefined : unusedSince(opts.unusedFor, bin?.now),
       };
+      // lastUsedAt is the same answer /usage gives: this process's unflushed counts too.
+      const recent = recentUse?.();
+      if (recent?.size) filter.recentUse = recent;
       // A q= total is counted up to SEARCH_TOTAL_CAP + 1 matches: an exact count of a
       // frequent query reads every prompt's text (issue 21), "1,000+" does not.
       const upTo = filter.q ? SEARCH_TOTAL_CAP + 1 : undefined;

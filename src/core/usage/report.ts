@@ -19,7 +19,8 @@ export interface UsageReport {
     byPrompt: { prompt: string; fetches: number; errors: number }[];
     byVersion: { prompt: string; version: number; fetches: number }[];
     byLabel: { label: string; fetches: number }[];
-    byClient: { client: string; fetches: number; errors: number }[];
+    /** per client name (every version), with its versions' fetches */
+    byClient: { client: string; fetches: number; errors: number; versions: { clientVersion: string; fetches: number }[] }[];
     byOutcome: { outcome: UsageOutcome; fetches: number }[];
   };
 }
@@ -30,7 +31,7 @@ export interface PromptUsage {
   errors: number;
   lastServedAt: Date | null;
   versions: { version: number; fetches: number; lastServedAt: Date }[];
-  clients: { client: string; fetches: number; errors: number; lastVersion: number | null; lastLabel: string | null; lastServedAt: Date }[];
+  clients: { client: string; clientVersion: string; fetches: number; errors: number; lastVersion: number | null; lastLabel: string | null; lastServedAt: Date }[];
 }
 
 const byFetches = <T extends { fetches: number }>(key: (x: T) => string) => (a: T, b: T) => b.fetches - a.fetches || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
@@ -52,7 +53,7 @@ export function buildReport(sums: UsageSum[], q: { bucket: UsageBucket; from: Da
   const prompts = new Map<string, { prompt: string; fetches: number; errors: number }>();
   const versions = new Map<string, { prompt: string; version: number; fetches: number }>();
   const labels = new Map<string, { label: string; fetches: number }>();
-  const clients = new Map<string, { client: string; fetches: number; errors: number }>();
+  const clients = new Map<string, { client: string; fetches: number; errors: number; byVersion: Map<string, number> }>();
   const outcomes = new Map<UsageOutcome, number>(USAGE_OUTCOMES.map((o) => [o, 0]));
   let fetches = 0;
   let errors = 0;
@@ -70,7 +71,9 @@ export function buildReport(sums: UsageSum[], q: { bucket: UsageBucket; from: Da
     // No version was served for an unknown prompt; a pinned version has no label.
     if (s.version > 0) tally(versions, `${s.prompt}\u0000${s.version}`, () => ({ prompt: s.prompt, version: s.version, fetches: 0 }), s);
     if (s.label) tally(labels, s.label, () => ({ label: s.label, fetches: 0 }), s);
-    tally(clients, s.client, () => ({ client: s.client, fetches: 0, errors: 0 }), s);
+    tally(clients, s.client, () => ({ client: s.client, fetches: 0, errors: 0, byVersion: new Map() }), s);
+    const cv = clients.get(s.client)!.byVersion;
+    cv.set(s.clientVersion, (cv.get(s.clientVersion) ?? 0) + s.fetches);
     outcomes.set(s.outcome, (outcomes.get(s.outcome) ?? 0) + s.fetches);
   }
   return {
@@ -84,7 +87,10 @@ export function buildReport(sums: UsageSum[], q: { bucket: UsageBucket; from: Da
       byPrompt: [...prompts.values()].sort(byFetches((x) => x.prompt)),
       byVersion: [...versions.values()].sort(byFetches((x) => `${x.prompt}\u0000${String(x.version).padStart(10, '0')}`)),
       byLabel: [...labels.values()].sort(byFetches((x) => x.label)),
-      byClient: [...clients.values()].sort(byFetches((x) => x.client)),
+      byClient: [...clients.values()].sort(byFetches((x) => x.client)).map(({ byVersion, ...c }) => ({
+        ...c,
+        versions: [...byVersion].map(([clientVersion, fetches]) => ({ clientVersion, fetches })).sort(byFetches((x) => x.clientVersion)),
+      })),
       byOutcome: USAGE_OUTCOMES.map((outcome) => ({ outcome, fetches: outcomes.get(outcome) ?? 0 })),
     },
   };
@@ -96,6 +102,7 @@ export interface UsageCsvRow {
   version: number;
   label: string;
   client: string;
+  clientVersion: string;
   outcome: UsageOutcome;
   fetches: number;
 }
@@ -105,29 +112,36 @@ export function csvRows(sums: UsageSum[], bucket: UsageBucket): UsageCsvRow[] {
   const rows = new Map<string, UsageCsvRow>();
   for (const s of sums) {
     const start = floorTo(s.start.getTime(), bucket);
-    const key = [start, s.prompt, s.version, s.label, s.client, s.outcome].join('\u0000');
+    const key = [start, s.prompt, s.version, s.label, s.client, s.clientVersion, s.outcome].join('\u0000');
     const r = rows.get(key);
     if (r) r.fetches += s.fetches;
-    else rows.set(key, { start: new Date(start), prompt: s.prompt, version: s.version, label: s.label, client: s.client, outcome: s.outcome, fetches: s.fetches });
+    else rows.set(key, { start: new Date(start), prompt: s.prompt, version: s.version, label: s.label, client: s.client, clientVersion: s.clientVersion, outcome: s.outcome, fetches: s.fetches });
   }
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return [...rows.values()].sort(
-    (a, b) => a.start.getTime() - b.start.getTime() || cmp(a.prompt, b.prompt) || a.version - b.version || cmp(a.label, b.label) || cmp(a.client, b.client) || cmp(a.outcome, b.outcome),
+    (a, b) => a.start.getTime() - b.start.getTime() || cmp(a.prompt, b.prompt) || a.version - b.version || cmp(a.label, b.label) || cmp(a.client, b.client) || cmp(a.clientVersion, b.clientVersion) || cmp(a.outcome, b.outcome),
   );
 }
 
-/** A cell as CSV: quoted when needed, and a leading =, +, - or @ defused (client names come from User-Agents). */
-function csvCell(v: string | number): string {
-  let s = String(v);
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+/**
+ * A cell as CSV. Client names come from User-Agents and clientInfo, and rows written
+ * before recording cleaned them may hold anything: control and format characters
+ * (ESC sequences, NUL, bidi overrides) are removed, and a cell that starts with =, +,
+ * - or @, after any leading whitespace (spreadsheets skip it: " =3+3" is a formula),
+ * gets a leading '. Then quoted when needed.
+ */
+export function csvCell(v: string | number): string {
+  if (typeof v === 'number') return String(v);
+  let s = v.replace(/\p{C}/gu, '');
+  if (/^\s*[=+\-@]/u.test(s)) s = `'${s}`;
+  return /[",\u2028\u2029]|^\s|\s$/u.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export const CSV_HEADER = ['start', 'prompt', 'version', 'label', 'client', 'outcome', 'fetches'] as const;
+export const CSV_HEADER = ['start', 'prompt', 'version', 'label', 'client', 'clientVersion', 'outcome', 'fetches'] as const;
 
 export function toCsv(rows: UsageCsvRow[]): string {
   const lines = [CSV_HEADER.join(',')];
-  for (const r of rows) lines.push([r.start.toISOString(), r.prompt, r.version > 0 ? r.version : '', r.label, r.client, r.outcome, r.fetches].map(csvCell).join(','));
+  for (const r of rows) lines.push([r.start.toISOString(), r.prompt, r.version > 0 ? r.version : '', r.label, r.client, r.clientVersion, r.outcome, r.fetches].map(csvCell).join(','));
   return lines.join('\r\n') + '\r\n';
 }
 
@@ -136,7 +150,7 @@ export function buildPromptUsage(prompt: string, sums: UsageSum[]): PromptUsage 
   let errors = 0;
   let last = 0;
   const versions = new Map<number, { version: number; fetches: number; lastServedAt: number }>();
-  const clients = new Map<string, { client: string; fetches: number; errors: number; lastVersion: number | null; lastLabel: string | null; lastServedAt: number; lastServedVersionAt: number }>();
+  const clients = new Map<string, { client: string; clientVersion: string; fetches: number; errors: number; lastVersion: number | null; lastLabel: string | null; lastServedAt: number; lastServedVersionAt: number }>();
   for (const s of sums) {
     const at = s.lastAt.getTime();
     fetches += s.fetches;
@@ -148,9 +162,11 @@ export function buildPromptUsage(prompt: string, sums: UsageSum[]): PromptUsage 
       v.lastServedAt = Math.max(v.lastServedAt, at);
       versions.set(s.version, v);
     }
-    const c = clients.get(s.client) ?? { client: s.client, fetches: 0, errors: 0, lastVersion: null, lastLabel: null, lastServedAt: 0, lastServedVersionAt: 0 };
+    const c = clients.get(s.client) ?? { client: s.client, clientVersion: s.clientVersion, fetches: 0, errors: 0, lastVersion: null, lastLabel: null, lastServedAt: 0, lastServedVersionAt: 0 };
     c.fetches += s.fetches;
     c.errors += errorsOf(s);
+    // One entry per client name across its upgrades; the version it last ran is shown.
+    if (at >= c.lastServedAt) c.clientVersion = s.clientVersion;
     c.lastServedAt = Math.max(c.lastServedAt, at);
     // The version this client got most recently: after a label moved, an old number here
     // is a client still fetching the old version.

@@ -11,9 +11,12 @@ export const MAX_SERIES_BUCKETS = 20_000;
 export const DEFAULT_RANGE_MS = 30 * DAY_MS;
 
 export interface UsageQuery {
+  /** a prompt's current name: its usage under every name it had */
   prompt?: string;
   label?: string;
+  /** a client's name: every version of it */
   client?: string;
+  clientVersion?: string;
   /** default: `to` minus 30 days */
   from?: Date;
   /** default: now */
@@ -49,9 +52,35 @@ export function createUsageService(opts: UsageRecorderOptions & { read: Reposito
     return { from, to };
   }
 
-  /** Stored rows plus what this process holds unflushed. */
-  async function sums(filter: UsageFilter): Promise<UsageSum[]> {
-    return [...(await read.usage.sums(filter)), ...recorder.pending(filter)];
+  /**
+   * Stored rows plus what this process holds unflushed. `prompt` names a prompt now: its
+   * rows are found by its id (every name it was served under); a name no prompt has
+   * finds the rows recorded under it without one ((unknown), a purged prompt).
+   */
+  async function sums(q: Omit<UsageFilter, 'promptId' | 'promptName'> & { prompt?: string; promptId?: number }): Promise<UsageSum[]> {
+    const { prompt, ...rest } = q;
+    const filter: UsageFilter = { ...rest };
+    if (prompt !== undefined && filter.promptId === undefined) {
+      const id = (await read.usage.promptIds([prompt])).get(prompt);
+      if (id !== undefined) filter.promptId = id;
+      else filter.promptName = prompt;
+    }
+    const pending = recorder.pending(filter);
+    // Pending counts carry the version id or the name served under: resolved as a flush
+    // resolves them (UsageRepository.append), and shown under the prompt's name now.
+    const served = pending.filter((s) => s.version > 0);
+    const byVersion = await read.usage.promptIdsOfVersions(served.flatMap((s) => (s.versionId !== undefined ? [s.versionId] : [])));
+    const byName = await read.usage.promptIds(served.map((s) => s.prompt));
+    const idOf = (s: UsageSum) => (s.versionId !== undefined ? byVersion.get(s.versionId) : undefined) ?? byName.get(s.prompt) ?? null;
+    const resolved = pending.map((s): UsageSum => {
+      const { versionId: _, ...rest } = s;
+      return s.version > 0 ? { ...rest, promptId: idOf(s) } : rest;
+    });
+    const names = await read.usage.promptNames(resolved.flatMap((s) => (s.promptId !== null ? [s.promptId] : [])));
+    const mine = resolved
+      .map((s) => (s.promptId !== null ? { ...s, prompt: names.get(s.promptId) ?? s.prompt } : s))
+      .filter((s) => (filter.promptId === undefined || s.promptId === filter.promptId) && (filter.promptName === undefined || (s.promptId === null && s.prompt === filter.promptName)));
+    return [...(await read.usage.sums(filter)), ...mine];
   }
 
   return {
@@ -60,6 +89,8 @@ export function createUsageService(opts: UsageRecorderOptions & { read: Reposito
     /** A session's counter of successful renders (recorder.ts): the same counts as record(), cheaper. */
     counter: recorder.counter,
     flush: recorder.flush,
+    /** When each prompt (by name) was last served, from this process's unflushed counts (the prompt list merges them). */
+    pendingLastServed: recorder.pendingLastServed,
     /** Rollup to hours and retention; runs hourly from the flush timer, tests call it. */
     maintain: recorder.maintain,
     start: recorder.start,
@@ -68,21 +99,23 @@ export function createUsageService(opts: UsageRecorderOptions & { read: Reposito
     async report(q: UsageQuery): Promise<UsageReport> {
       const bucket = q.bucket ?? 'day';
       const { from, to } = range(q, { bucket });
-      return buildReport(await sums({ from, to, prompt: q.prompt, label: q.label, client: q.client }), { bucket, from, to, prompt: q.prompt });
+      return buildReport(await sums({ from, to, prompt: q.prompt, label: q.label, client: q.client, clientVersion: q.clientVersion }), { bucket, from, to, prompt: q.prompt });
     },
 
     /** GET /usage.csv: one line per bucket × prompt × version × label × client × outcome. */
     async csv(q: UsageQuery): Promise<string> {
       const bucket = q.bucket ?? 'day';
       const { from, to } = range(q);
-      return toCsv(csvRows(await sums({ from, to, prompt: q.prompt, label: q.label, client: q.client }), bucket));
+      return toCsv(csvRows(await sums({ from, to, prompt: q.prompt, label: q.label, client: q.client, clientVersion: q.clientVersion }), bucket));
     },
 
     /** One prompt's fetches per version and per client (which clients still get an old version). */
     async ofPrompt(name: string, q: Pick<UsageQuery, 'from' | 'to'>): Promise<PromptUsage> {
-      if (!(await read.prompts.head(name))) throw new DomainError('not_found', `prompt "${name}" not found`, [{ path: 'name', message: 'no such prompt' }]);
+      const head = await read.prompts.head(name);
+      if (!head) throw new DomainError('not_found', `prompt "${name}" not found`, [{ path: 'name', message: 'no such prompt' }]);
       const { from, to } = range(q);
-      return buildPromptUsage(name, await sums({ from, to, prompt: name }));
+      // By id: the counts of every name it had (docs/usage.md).
+      return buildPromptUsage(name, await sums({ from, to, promptId: head.id }));
     },
   };
 }

@@ -81,12 +81,21 @@ const ORDER: Record<PromptSort, Prisma.Sql> = {
 
 /**
  * Prompts with when each was last served, from every instance's usage rows (only when a
- * query needs it): one probe of the (prompt, lastAt) index per prompt, rather than
- * grouping the whole usage table.
+ * query needs it): one probe of the (promptId, lastAt) index per prompt, rather than
+ * grouping the whole usage table. With `recentUse` (this process's counts not flushed
+ * yet), the later of the two, so a prompt just served sorts as served (issue 37.17).
  */
-const WITH_LAST_USED = Prisma.sql`(SELECT p0.*, (SELECT MAX(b."lastAt") FROM "UsageBucket" b WHERE b."prompt" = p0."name") AS "lastUsedAt" FROM "Prompt" p0) p`;
+function withLastUsed(d: Dialect, recent: ReadonlyMap<string, Date> | undefined): Prisma.Sql {
+  const stored = Prisma.sql`(SELECT MAX(b."lastAt") FROM "UsageBucket" b WHERE b."promptId" = p0."id")`;
+  if (!recent?.size) return Prisma.sql`(SELECT p0.*, ${stored} AS "lastUsedAt" FROM "Prompt" p0) p`;
+  const [before, after] = d.sql.instantParam;
+  const values = Prisma.join([...recent].map(([name, at]) => Prisma.sql`(${name}, ${Prisma.raw(before)}${at}${Prisma.raw(after)})`));
+  return Prisma.sql`(SELECT p1.*, CASE WHEN p1."pendingAt" IS NOT NULL AND (p1."storedAt" IS NULL OR p1."pendingAt" > p1."storedAt") THEN p1."pendingAt" ELSE p1."storedAt" END AS "lastUsedAt"
+    FROM (SELECT p0.*, ${stored} AS "storedAt", r."at" AS "pendingAt" FROM "Prompt" p0
+      LEFT JOIN (SELECT v.column1 AS "name", v.column2 AS "at" FROM (VALUES ${values}) v) r ON r."name" = p0."name") p1) p`;
+}
 const needsLastUsed = (f: PromptListFilter, sort?: PromptSort) => sort === 'lastUsed' || f.unusedSince !== undefined;
-const from = (f: PromptListFilter, sort?: PromptSort) => (needsLastUsed(f, sort) ? WITH_LAST_USED : Prisma.sql`"Prompt" p`);
+const from = (d: Dialect, f: PromptListFilter, sort?: PromptSort) => (needsLastUsed(f, sort) ? withLastUsed(d, f.recentUse) : Prisma.sql`"Prompt" p`);
 
 /**
  * The columns a bounded scan's window hands on: the sort keys and the search text. Not
@@ -138,12 +147,12 @@ export async function promptPageIds(
   const q = scanned(d, f, opts.scanLimit);
   if (q === undefined) {
     const w = where(d, f, opts.after, await searchPlan(tx, d, f));
-    const rows = await tx.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT p."id" AS "id" FROM ${from(f, opts.sort)} WHERE ${w} ORDER BY ${ORDER[opts.sort]} LIMIT ${opts.limit}`);
+    const rows = await tx.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT p."id" AS "id" FROM ${from(d, f, opts.sort)} WHERE ${w} ORDER BY ${ORDER[opts.sort]} LIMIT ${opts.limit}`);
     return { ids: rows.map((r) => Number(r.id)) };
   }
   const window = where(d, { ...f, q: undefined }, opts.after, 'like-only');
-  if (d.sql.streamingRowNumber) return scanInOneWalk(tx, f, window, q, { ...opts, scanLimit: opts.scanLimit! });
-  const base = Prisma.sql`SELECT ${windowColumns(f, opts.sort)} FROM ${from(f, opts.sort)} WHERE ${window} ORDER BY ${ORDER[opts.sort]}`;
+  if (d.sql.streamingRowNumber) return scanInOneWalk(tx, d, f, window, q, { ...opts, scanLimit: opts.scanLimit! });
+  const base = Prisma.sql`SELECT ${windowColumns(f, opts.sort)} FROM ${from(d, f, opts.sort)} WHERE ${window} ORDER BY ${ORDER[opts.sort]}`;
   const rows = await tx.$queryRaw<{ id: number }[]>(
     Prisma.sql`SELECT p."id" AS "id" FROM (${base} LIMIT ${opts.scanLimit}) p WHERE ${likeQ(q)} ORDER BY ${ORDER[opts.sort]} LIMIT ${opts.limit}`,
   );
@@ -174,7 +183,7 @@ export async function promptPageIds(
  * the text test and the marker a read before the first: ~1 ms of CPU per first page).
  */
 async function scanInOneWalk(
-  tx: Tx, f: PromptListFilter, window: Prisma.Sql, q: string, opts: { sort: PromptSort; limit: number; scanLimit: number; stretch?: boolean },
+  tx: Tx, d: Dialect, f: PromptListFilter, window: Prisma.Sql, q: string, opts: { sort: PromptSort; limit: number; scanLimit: number; stretch?: boolean },
 ): Promise<{ ids: number[]; stoppedAfter?: ScanStop }> {
   const { sort, limit, scanLimit } = opts;
   const keys = needsLastUsed(f, sort) ? Prisma.sql`p."id", p."name", p."updatedAt", p."lastUsedAt"` : Prisma.sql`p."id", p."name", p."updatedAt"`;
@@ -182,7 +191,7 @@ async function scanInOneWalk(
   const rows = await tx.$queryRaw<{ id: number; name: string; updatedAt: Date | string; hit: boolean; n: number | bigint; marker?: number | bigint | null }[]>(Prisma.sql`
     SELECT p."id" AS "id", p."name" AS "name", p."updatedAt" AS "updatedAt", p."hit" AS "hit", p."n" AS "n"${marker} FROM (
       SELECT ${keys}, p."hit", ROW_NUMBER() OVER (ORDER BY ${ORDER[sort]}) AS "n" FROM (
-        SELECT ${keys}, ${likeQ(q)} AS "hit" FROM ${from(f, sort)} WHERE ${window} ORDER BY ${ORDER[sort]} LIMIT ${scanLimit + 1}
+        SELECT ${keys}, ${likeQ(q)} AS "hit" FROM ${from(d, f, sort)} WHERE ${window} ORDER BY ${ORDER[sort]} LIMIT ${scanLimit + 1}
       ) p
     ) p WHERE (p."hit" AND p."n" <= ${scanLimit}) OR p."n" >= ${scanLimit} ORDER BY ${ORDER[sort]} LIMIT ${limit + 2}`);
   const ids = rows.filter((r) => r.hit && Number(r.n) <= scanLimit).slice(0, limit).map((r) => Number(r.id));
@@ -213,14 +222,14 @@ export async function countPrompts(
     // so its matches are among those counted.
     const window = where(d, { ...f, q: undefined }, undefined, 'like-only');
     const [row] = await tx.$queryRaw<{ rows: number | bigint; n: number | bigint | null; marker?: number | bigint }[]>(
-      Prisma.sql`SELECT COUNT(*) AS "rows", SUM(CASE WHEN ${likeQ(q)} THEN 1 ELSE 0 END) AS "n"${column} FROM (SELECT ${windowColumns(f, sort)} FROM ${from(f, sort)} WHERE ${window} ORDER BY ${ORDER[sort]} LIMIT ${scanLimit! + 1}) p`,
+      Prisma.sql`SELECT COUNT(*) AS "rows", SUM(CASE WHEN ${likeQ(q)} THEN 1 ELSE 0 END) AS "n"${column} FROM (SELECT ${windowColumns(f, sort)} FROM ${from(d, f, sort)} WHERE ${window} ORDER BY ${ORDER[sort]} LIMIT ${scanLimit! + 1}) p`,
     );
     return { ...scanCount(Number(row?.n ?? 0), Number(row?.rows ?? 0) > scanLimit!, upTo), ...markerOf(row) };
   }
   const w = where(d, f, undefined, await searchPlan(tx, d, f));
   const sql = upTo === undefined
-    ? Prisma.sql`SELECT COUNT(*) AS "n"${column} FROM ${from(f)} WHERE ${w}`
-    : Prisma.sql`SELECT COUNT(*) AS "n"${column} FROM (SELECT 1 FROM ${from(f)} WHERE ${w} LIMIT ${upTo}) capped`;
+    ? Prisma.sql`SELECT COUNT(*) AS "n"${column} FROM ${from(d, f)} WHERE ${w}`
+    : Prisma.sql`SELECT COUNT(*) AS "n"${column} FROM (SELECT 1 FROM ${from(d, f)} WHERE ${w} LIMIT ${upTo}) capped`;
   const [row] = await tx.$queryRaw<{ n: number | bigint; marker?: number | bigint }[]>(sql);
   const n = Number(row?.n ?? 0);
   return { n, partial: upTo !== undefined && n >= upTo, ...markerOf(row) };
@@ -231,6 +240,10 @@ export const scanCount = (n: number, more: boolean, upTo: number | undefined) =>
   const capped = upTo !== undefined && n >= upTo;
   return { n: capped ? upTo : n, partial: capped || more };
 };
+
+/** The later of a stored and a pending last use. */
+export const laterOf = (stored: Date | null, pending: Date | undefined): Date | null =>
+  pending !== undefined && (stored === null || pending.getTime() > stored.getTime()) ? pending : stored;
 
 export const keyOf = (sort: PromptSort, p: { id: number; name: string; updatedAt: Date }, lastUsedAt: Date | null): PromptListKey =>
   sort === 'name'
@@ -250,16 +263,17 @@ type SummaryRow = {
  * version's number and its latest version's title and description in one query (it was
  * three through Prisma: the prompts, their active versions, their latest versions, each
  * a round trip and a pass of Prisma's result mapping), with when each was last served
- * (one probe of the (prompt, lastAt) index per prompt, as WITH_LAST_USED does; it was a
- * fourth query, a grouped read of the page's usage rows).
+ * (one probe of the (promptId, lastAt) index per prompt, as withLastUsed does; it was a
+ * fourth query, a grouped read of the page's usage rows), or when this process served it
+ * since its last flush (`recentUse`), whichever is later.
  */
-export async function pageSummaries(tx: Tx, ids: number[], sort: PromptSort): Promise<PromptListPage['rows']> {
+export async function pageSummaries(tx: Tx, ids: number[], sort: PromptSort, recentUse?: ReadonlyMap<string, Date>): Promise<PromptListPage['rows']> {
   if (!ids.length) return [];
   const rows = await tx.$queryRaw<SummaryRow[]>(Prisma.sql`
     SELECT p."id" AS "id", p."name" AS "name", p."archived" AS "archived", p."latestVersion" AS "latestVersion", p."updatedAt" AS "updatedAt",
       p."tags" AS "tags", p."deletedAt" AS "deletedAt", p."deletedBy" AS "deletedBy",
       av."number" AS "activeVersion", lv."title" AS "title", lv."description" AS "description",
-      (SELECT MAX(b."lastAt") FROM "UsageBucket" b WHERE b."prompt" = p."name") AS "lastUsedAt"
+      (SELECT MAX(b."lastAt") FROM "UsageBucket" b WHERE b."promptId" = p."id") AS "lastUsedAt"
     FROM "Prompt" p
     LEFT JOIN "PromptVersion" av ON av."id" = p."activeVersionId"
     LEFT JOIN "PromptVersion" lv ON lv."promptId" = p."id" AND lv."number" = p."latestVersion"
@@ -269,7 +283,7 @@ export async function pageSummaries(tx: Tx, ids: number[], sort: PromptSort): Pr
     const r = byId.get(id);
     if (!r) return [];
     const updatedAt = new Date(r.updatedAt);
-    const lastUsedAt = r.lastUsedAt === null ? null : new Date(r.lastUsedAt);
+    const lastUsedAt = laterOf(r.lastUsedAt === null ? null : new Date(r.lastUsedAt), recentUse?.get(r.name));
     const summary = {
       name: r.name,
       title: r.title ?? null,

@@ -1,6 +1,6 @@
 // Prompt, version, argument, message and binding rows ↔ domain objects.
 import { Prisma, type Tx } from '../prisma.js';
-import { changeMarker, countPrompts, keyOf, pageSummaries, promptPageIds, scanCount, type ScanStop } from './prompt-list.js';
+import { changeMarker, countPrompts, keyOf, laterOf, pageSummaries, promptPageIds, scanCount, type ScanStop } from './prompt-list.js';
 import { usageRepository } from './usage-repo.js';
 import { refreshSearchText, renamedSearchText, searchTextOf } from './prompt-search.js';
 import type { Dialect } from '../dialect.js';
@@ -213,8 +213,8 @@ export async function listPromptSummaries(
   const stretch = opts.count?.marker === true && opts.after === undefined;
   const { ids, stoppedAfter } = await promptPageIds(tx, d, f, { ...opts, stretch });
   const [rows, stopped, counted] = await Promise.all([
-    pageSummaries(tx, ids, opts.sort),
-    stoppedAfter === undefined ? undefined : stopKeyOf(tx, stoppedAfter, opts.sort),
+    pageSummaries(tx, ids, opts.sort, f.recentUse),
+    stoppedAfter === undefined ? undefined : stopKeyOf(tx, stoppedAfter, opts.sort, f.recentUse),
     opts.count && ids.length >= opts.limit
       ? countPrompts(tx, d, f, opts.count)
       : stoppedAfter?.stretch && { ...scanCount(stoppedAfter.stretch.matches, true, opts.count?.upTo), marker: stoppedAfter.stretch.marker },
@@ -223,19 +223,19 @@ export async function listPromptSummaries(
 }
 
 /** Where a list in this sort order continues after the last row a bounded scan read. */
-async function stopKeyOf(tx: Tx, stop: ScanStop, sort: PromptSort): Promise<PromptListPage['stoppedAfter']> {
+async function stopKeyOf(tx: Tx, stop: ScanStop, sort: PromptSort, recentUse?: ReadonlyMap<string, Date>): Promise<PromptListPage['stoppedAfter']> {
   // The scan had its sort keys at hand (the one-walk scan); lastUsed needs the usage rows.
   if (stop.name !== undefined && stop.updatedAt !== undefined && sort !== 'lastUsed') {
     return { name: stop.name, key: keyOf(sort, { id: stop.id, name: stop.name, updatedAt: stop.updatedAt }, null) };
   }
-  return listKeyOf(tx, stop.id, sort);
+  return listKeyOf(tx, stop.id, sort, recentUse);
 }
 
 /** Where a list in this sort order continues after prompt `id`. */
-async function listKeyOf(tx: Tx, id: number, sort: PromptSort): Promise<PromptListPage['stoppedAfter']> {
+async function listKeyOf(tx: Tx, id: number, sort: PromptSort, recentUse?: ReadonlyMap<string, Date>): Promise<PromptListPage['stoppedAfter']> {
   const p = await tx.prompt.findUnique({ where: { id }, select: { id: true, name: true, updatedAt: true } });
   if (!p) return undefined;
-  const lastUsedAt = sort === 'lastUsed' ? ((await usageRepository(tx).lastServed([p.name])).get(p.name) ?? null) : null;
+  const lastUsedAt = sort === 'lastUsed' ? laterOf((await usageRepository(tx).lastServed([p.id])).get(p.id) ?? null, recentUse?.get(p.name)) : null;
   return { name: p.name, key: keyOf(sort, p, lastUsedAt) };
 }
 

@@ -8,7 +8,7 @@ type H<R extends keyof typeof routes> = RouteHandler<Extract<(typeof routes)[R],
 const instant = (s: string | undefined) => (s === undefined ? undefined : new Date(s));
 
 export function createHandlers(core: Core) {
-  const query = (q: { from?: string; to?: string; prompt?: string; label?: string; client?: string; bucket?: 'minute' | 'hour' | 'day' }) => ({ ...q, from: instant(q.from), to: instant(q.to) });
+  const query = (q: { from?: string; to?: string; prompt?: string; label?: string; client?: string; clientVersion?: string; bucket?: 'minute' | 'hour' | 'day' }) => ({ ...q, from: instant(q.from), to: instant(q.to) });
   const report: H<'report'> = async (c) => c.json(wire(await core.usage.report(query(c.req.valid('query')))), 200);
   const csv: H<'csv'> = async (c) => {
     const text = await core.usage.csv(query(c.req.valid('query')));

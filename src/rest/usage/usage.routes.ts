@@ -15,9 +15,10 @@ const RangeQuerySchema = z.object({
 });
 
 export const UsageQuerySchema = RangeQuerySchema.extend({
-  prompt: StoredPromptNameSchema.optional().meta({ description: 'only this prompt (the series then carries byVersion)' }),
+  prompt: StoredPromptNameSchema.optional().meta({ description: 'only this prompt, under every name it had (the series then carries byVersion); `(unknown)`: requests for prompts that were not served' }),
   label: LabelNameSchema.optional().meta({ description: 'only fetches served through this label' }),
-  client: safeString().min(1).max(300).optional().meta({ description: 'only this client (`name version` of an MCP client, a token name or a User-Agent)' }),
+  client: safeString().min(1).max(200).optional().meta({ description: 'only this client, every version of it (an MCP clientInfo.name, a token name or a User-Agent)' }),
+  clientVersion: safeString().max(64).optional().meta({ description: 'with or without client=: only this client version (an MCP clientInfo.version; empty for none)' }),
   bucket: z.enum(['minute', 'hour', 'day']).optional().meta({ description: 'series bucket size (default day, UTC); minute rows older than 7 days are kept per hour' }),
 });
 
@@ -40,7 +41,11 @@ export const UsageReportSchema = z
       byPrompt: z.array(z.object({ prompt: z.string(), ...counts })).meta({ description: 'most fetched first' }),
       byVersion: z.array(z.object({ prompt: z.string(), version: z.number().int(), fetches: z.number().int() })).meta({ description: 'fetches that were served a version (an unknown prompt was not)' }),
       byLabel: z.array(z.object({ label: z.string(), fetches: z.number().int() })).meta({ description: 'fetches served through a label (a pinned version has none)' }),
-      byClient: z.array(z.object({ client: z.string(), ...counts })),
+      byClient: z.array(z.object({
+        client: z.string(),
+        ...counts,
+        versions: z.array(z.object({ clientVersion: z.string(), fetches: z.number().int() })).meta({ description: "the client's versions, most fetches first ('' for none)" }),
+      })).meta({ description: 'per client name, every version together' }),
       byOutcome: z.array(z.object({ outcome: z.enum(OUTCOMES), fetches: z.number().int() })).meta({ description: 'every outcome, in the order ok, invalid_arguments, not_found, error' }),
     }),
   })
@@ -55,6 +60,7 @@ export const PromptUsageSchema = z
     clients: z.array(
       z.object({
         client: z.string(),
+        clientVersion: z.string().meta({ description: 'the client version of its latest fetch ("" for none)' }),
         ...counts,
         lastVersion: z.number().int().nullable().meta({ description: 'the version this client was served last: an old one after a label moved is a client still on it' }),
         lastLabel: z.string().nullable(),
@@ -76,7 +82,7 @@ export const csv = createRoute({
   method: 'get', path: '/usage.csv', tags, summary: 'The same usage as CSV: one row per bucket × prompt × version × label × client × outcome',
   request: { query: UsageQuerySchema },
   responses: {
-    200: { description: 'start,prompt,version,label,client,outcome,fetches (version empty when none was served)', content: { 'text/csv': { schema: z.string() } } },
+    200: { description: 'start,prompt,version,label,client,clientVersion,outcome,fetches (version empty when none was served)', content: { 'text/csv': { schema: z.string() } } },
     ...badQuery,
   },
 });

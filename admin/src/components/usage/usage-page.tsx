@@ -156,8 +156,12 @@ function Dashboard({ id, report, range, unused }: { id: string; report: UsageRep
         </section>
         <Ranked id={`${id}-lbl`} title="Fetches per label" testId="usage-labels" empty="No fetch named a label." cols={['Label', 'Fetches']}
           rows={[...t.byLabel].sort((a, b) => b.fetches - a.fetches).map((l) => ({ key: l.label, cells: [<span className="mono">{l.label}</span>, l.fetches] }))} />
-        <Ranked id={`${id}-cli`} title="Top clients" testId="usage-top-clients" empty="No client fetched a prompt." cols={['Client', 'Fetches', 'Errors']}
-          rows={[...t.byClient].sort((a, b) => b.fetches - a.fetches).slice(0, 10).map((c) => ({ key: c.client, cells: [<span className="mono">{c.client}</span>, c.fetches, c.errors] }))} />
+        <Ranked id={`${id}-cli`} title="Top clients" testId="usage-top-clients" empty="No client fetched a prompt." cols={['Client', 'Versions', 'Fetches', 'Errors']}
+          rows={[...t.byClient].sort((a, b) => b.fetches - a.fetches).slice(0, 10).map((c) => ({
+            key: c.client,
+            // One row per client name; its versions (most fetched first) beside it.
+            cells: [<span className="mono">{c.client}</span>, <span className="mono muted">{clientVersions(c.versions)}</span>, c.fetches, c.errors],
+          }))} />
         <section className="card" aria-labelledby={`${id}-unused`} data-testid="usage-unused">
           <h2 id={`${id}-unused`}>Unused prompts</h2>
           <p className="hint">Not fetched by any client in the {what}{unused && unused.total > unused.items.length ? ` (first ${unused.items.length} of ${unused.total})` : ''}.</p>
@@ -201,6 +205,13 @@ function Table({ caption, cols, rows, testId }: { caption: string; cols: string[
       </table>
     </div>
   );
+}
+
+/** A client's versions as shown: most fetched first, at most three, '–' for none. */
+function clientVersions(versions: readonly { clientVersion: string; fetches: number }[]): string {
+  const named = versions.filter((v) => v.clientVersion);
+  if (!named.length) return '–';
+  return named.slice(0, 3).map((v) => v.clientVersion).join(', ') + (named.length > 3 ? ` +${named.length - 3}` : '');
 }
 
 function Ranked({ id, title, testId, empty, cols, rows }: { id: string; title: string; testId: string; empty: string; cols: string[]; rows: Row[] }) {

@@ -88,7 +88,7 @@ function UsageBody({ id, loaded: { usage, report, labels }, activeVersion }: { i
         <table className="usage-table" aria-labelledby={`${id}-clients`} data-testid="usage-clients">
           <thead>
             <tr>
-              <th scope="col">Client</th>
+              <th scope="col">Client (version)</th>
               <th scope="col" className="num">Fetches</th>
               <th scope="col" className="num">Errors</th>
               <th scope="col">Last got</th>
@@ -98,7 +98,10 @@ function UsageBody({ id, loaded: { usage, report, labels }, activeVersion }: { i
           <tbody>
             {clients.slice(0, 10).map((c) => (
               <tr key={c.client} data-testid="usage-client-row" data-client={c.client}>
-                <th scope="row" className="mono">{c.client}</th>
+                <th scope="row" className="mono">
+                  {c.client}
+                  {c.clientVersion ? <span className="muted" data-testid="usage-client-version"> {c.clientVersion}</span> : null}
+                </th>
                 <td className="num" data-testid="usage-client-fetches">{c.fetches}</td>
                 <td className="num">{c.errors}</td>
                 <td>
