@@ -64,13 +64,13 @@ export interface IncludeWork {
   readonly nodes: Map<string, IncludeNode>;
   readonly texts: Map<string, string>;
   readonly spliced: Map<string, Promise<RenderedPrompt>>;
-  /** prompt versions reached (INCLUDE_BUDGET.prompts) */
-  prompts: number;
+  /** prompt versions reached, as text or as messages alike (INCLUDE_BUDGET.prompts) */
+  readonly reached: Set<string>;
   /** includes rendered (INCLUDE_BUDGET.renders); read by tests */
   renders: number;
 }
 
-export const newIncludeWork = (): IncludeWork => ({ resolved: new Map(), nodes: new Map(), texts: new Map(), spliced: new Map(), prompts: 0, renders: 0 });
+export const newIncludeWork = (): IncludeWork => ({ resolved: new Map(), nodes: new Map(), texts: new Map(), spliced: new Map(), reached: new Set(), renders: 0 });
 
 /**
  * A broken include is the author's to fix, never the client's: a conflict between what
@@ -164,7 +164,8 @@ async function expand(refs: Map<string, Edge>, ctx: IncludeContext, work: Includ
       }
     } else {
       if (trail.length - 1 > MAX_INCLUDE_DEPTH) throw includeError(root, `includes nest deeper than ${MAX_INCLUDE_DEPTH} levels (${trail.join(' → ')})`);
-      if (++work.prompts > INCLUDE_BUDGET.prompts) {
+      work.reached.add(`${target.name}@${target.version.version}`);
+      if (work.reached.size > INCLUDE_BUDGET.prompts) {
         throw includeError(root, `its includes reach more than ${INCLUDE_BUDGET.prompts} prompt versions (at ${trail.join(' → ')})`);
       }
       const children = await expand(refsOf(target.version.messages, root, asText), ctx, work, trail);
