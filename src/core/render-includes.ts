@@ -39,9 +39,10 @@ export interface IncludeContext {
 /**
  * Bounds of one rendering, also enforced when a version is written
  * (services/include-checks.ts): prompt versions its includes may reach, and include
- * renders (text includes and include messages, memo hits not counted).
+ * renders (text includes and include messages, memo hits not counted), and characters
+ * text includes may render in all (what bounds the time of the synchronous part).
  */
-export const INCLUDE_BUDGET = { prompts: 100, renders: 500 } as const;
+export const INCLUDE_BUDGET = { prompts: 100, renders: 500, chars: LIMITS.renderedPromptChars } as const;
 
 /** An included prompt version as reached through text includes (`text`) or include messages (`message`). */
 interface IncludeNode {
@@ -68,9 +69,13 @@ export interface IncludeWork {
   readonly reached: Set<string>;
   /** includes rendered (INCLUDE_BUDGET.renders); read by tests */
   renders: number;
+  /** characters text includes rendered (INCLUDE_BUDGET.chars) */
+  chars: number;
+  /** when the rendering last let the event loop run (performance.now()) */
+  yielded: number;
 }
 
-export const newIncludeWork = (): IncludeWork => ({ resolved: new Map(), nodes: new Map(), texts: new Map(), spliced: new Map(), reached: new Set(), renders: 0 });
+export const newIncludeWork = (): IncludeWork => ({ resolved: new Map(), nodes: new Map(), texts: new Map(), spliced: new Map(), reached: new Set(), renders: 0, chars: 0, yielded: performance.now() });
 
 /**
  * A broken include is the author's to fix, never the client's: a conflict between what
@@ -211,6 +216,8 @@ function includedText(node: IncludeNode, view: Record<string, string>, viewKey: 
   countRender(work, root);
   const text = node.own.map((t) => renderTemplate(t, view, undefined, textIncludes(node.children, view, viewKey, work, root))).join('\n\n');
   if (text.length > LIMITS.renderedPromptChars) throw includeError(root, `"${formatIncludeRef({ prompt: node.target.name, version: node.target.version.version })}" renders to more than ${LIMITS.renderedPromptChars} characters`);
+  work.chars += text.length;
+  if (work.chars > INCLUDE_BUDGET.chars) throw includeError(root, `its includes render more than ${INCLUDE_BUDGET.chars} characters in all`);
   work.texts.set(key, text);
   return text;
 }
@@ -259,4 +266,15 @@ export async function renderIncludeMessage(c: IncludeContent, view: Record<strin
     work.spliced.set(key, (done = render(target.name, target.version, args, { ...ctx, path: inner, work })));
   }
   return done;
+}
+
+/**
+ * Lets the event loop run when this rendering has held it for YIELD_MS: called between
+ * messages, so a large rendering delays other requests by about one message's work.
+ */
+const YIELD_MS = 20;
+export async function yieldSometimes(work: IncludeWork | undefined): Promise<void> {
+  if (!work || performance.now() - work.yielded < YIELD_MS) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  work.yielded = performance.now();
 }

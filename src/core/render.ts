@@ -10,7 +10,7 @@ import { LIMITS } from './schemas.js';
 import { expandUriTemplate, isUriTemplate, uriTemplateReferences, uriTemplateVariables } from './uri-template.js';
 import { isRefusedUri } from './uri-schemes.js';
 import { resolveArguments, type ArgumentValue } from './arguments.js';
-import { type IncludeContext, includeError, newIncludeWork, prepareIncludes, renderIncludeMessage, textIncludes, valuesKey } from './render-includes.js';
+import { type IncludeContext, includeError, newIncludeWork, prepareIncludes, renderIncludeMessage, textIncludes, valuesKey, yieldSometimes } from './render-includes.js';
 
 export interface ResolvedResource {
   uri: string;
@@ -139,6 +139,7 @@ export async function renderVersion(
     messages.push({ role, content: out });
   };
   for (const [i, m] of version.messages.entries()) {
+    await yieldSometimes(includes?.work);
     const c = m.content;
     if (c.type === 'include') {
       if (!includes) throw includeError(promptName, `message ${i + 1} includes "${c.prompt}", which this rendering cannot resolve`);

@@ -72,7 +72,7 @@ describe('the work of one rendering', () => {
     const shown = context(prompts);
     const e = await renderVersion('root', root, { z: 'yes' }, none, shown.ctx).then(() => undefined, (x: unknown) => x);
     expect(e).toBeInstanceOf(DomainError);
-    expect((e as DomainError).message).toMatch(/includes add more than 16777216 characters/);
+    expect((e as DomainError).message).toMatch(/its includes render more than 16777216 characters in all/);
     expect(shown.work.renders).toBeLessThanOrEqual(80);
   });
 
