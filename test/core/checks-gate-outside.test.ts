@@ -1,6 +1,6 @@
-// Issue #36.6: the check gate of a protected label runs before the write transaction,
-// so a check in progress (here a pattern held until the test lets it go) blocks no
-// other write; the move is written only if what the checks read is unchanged, else the
+// Issue #36.6: the check gate of a protected label (PUT label, promote, activate) runs
+// before the write transaction, so a check in progress (here a pattern held until the
+// test lets it go) blocks no other write; the move is written only if what the checks read is unchanged, else the
 // checks run again, and a state that keeps changing ends in a 409. Both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../../src/db/create-db.js';
@@ -113,10 +113,28 @@ describe('the gate runs outside the write transaction', () => {
     expect((await core.prompts.get('p')).activeVersion).toBe(1);
   });
 
+  it('activating a version (the production alias) runs its checks outside the transaction too', async () => {
+    await core.labels.set('p', 'production', 1, actor);
+    const { began, release } = runner.holdNext();
+    runner.calls = 0;
+    let done = false;
+    const activation = core.prompts.activate('p', 2, actor).then((r) => ((done = true), r));
+    await began;
+    await core.prompts.create({ name: 'unrelated-3', ...v('x') }, actor);
+    expect(done).toBe(false);
+    release();
+    expect((await activation).activeVersion).toBe(2);
+    expect(runner.calls).toBe(1);
+  });
+
   it('a failing check still refuses the move (409 naming the test case)', async () => {
     await core.prompts.createVersion('p', v('three', '^two$'), actor);
     const e = await core.labels.set('p', 'production', 3, actor).then(() => undefined, (x: unknown) => x);
     expect((e as DomainError).code).toBe('conflict');
     expect((e as DomainError).errors).toEqual([{ path: 'p@3.tests[0]', message: expect.stringMatching(/does not match/) }]);
+    const a = await core.prompts.activate('p', 3, actor).then(() => undefined, (x: unknown) => x);
+    expect((a as DomainError).errors).toEqual([{ path: 'p@3.tests[0]', message: expect.stringMatching(/does not match/) }]);
+    // Forced by an admin: moved, the failure recorded in the event (as inside the transaction before).
+    expect((await core.prompts.activate('p', 3, actor, { force: true })).activeVersion).toBe(3);
   });
 });

@@ -1,9 +1,9 @@
 // The check gate on protected labels (docs/contracts.md, Test cases and checks).
-// The label service (PUT label, promote) calls it before its write transaction, on
-// reads that see the moves as written (gate-reads.ts), and writes only if what the
-// checks read is unchanged: checks never hold the write lock there. The version write
-// path (activate, create/new version with activate, import) still calls it inside its
-// transaction after writing the moves; a refusal rolls the whole write back.
+// PUT label, promote and activate call it before their write transaction
+// (gated-write.ts), on reads that see the moves as written, and write only if what the
+// checks read is unchanged: checks never hold the write lock there. Writes of new
+// versions that move a label (create/new version with activate, import) still call it
+// inside their transaction after writing the moves; a refusal rolls the whole write back.
 import { conflict, type FieldError } from '../errors.js';
 import type { Repositories } from '../ports.js';
 import { renderVersion } from '../render.js';

@@ -4,7 +4,7 @@
 // `{label, from, to}` in the same transaction.
 import { z } from 'zod';
 import type { ChangeFeed } from '../change-feed.js';
-import { conflict, DomainError, formatPath, invalid, notFound } from '../errors.js';
+import { DomainError, formatPath, invalid, notFound } from '../errors.js';
 import type { LabelPolicy } from '../label-policy.js';
 import type { PromptHead, Repositories, Store } from '../ports.js';
 import { LabelNameSchema, PRODUCTION, PromoteInputSchema, SettableLabelSchema, type PromoteInput } from '../schemas.js';
@@ -13,11 +13,7 @@ import { moveEvent, writeLabelMoves, type LabelMove } from './label-moves.js';
 import { etagOf, parseEtag } from './etag.js';
 import { labelImpact, type LabelImpact } from './include-checks.js';
 import { forcedDetails, type ForcedFailure } from '../checks/move-gate.js';
-import { afterMoves, recordReads, type RecordedReads } from '../checks/gate-reads.js';
-
-/** Times a gated move runs its checks when what they read keeps changing before the write. */
-const GATE_ATTEMPTS = 3;
-const STALE = Symbol('stale');
+import { gatedWrite as gatedWriteOn } from '../checks/gated-write.js';
 
 export interface LabelPointerView {
   label: string;
@@ -67,42 +63,8 @@ export function createLabelService({ store, feed, policy }: { store: Pick<Store,
     }
   };
   const labelsOf = async (repos: Repositories, head: PromptHead) => (await repos.labels.ofPrompts([head.id])).get(head.id) ?? [];
-  /**
-   * A write that moves labels, gated on protected ones (checks/move-gate.ts). The gate
-   * runs before the write transaction, on reads that see the moves as written
-   * (checks/gate-reads.ts), so no other write waits for checks. Inside the transaction
-   * `plan` runs again and the moves are written only if every read the checks made
-   * answers the same; otherwise the checks run again, and after GATE_ATTEMPTS a 409.
-   * Forced failures go into the events.
-   */
-  const gatedWrite = async <T>(
-    plan: (repos: Repositories) => Promise<LabelMove[]>,
-    force: boolean | undefined,
-    finish: (tx: Repositories, moves: LabelMove[], forced: ForcedFailure[]) => Promise<T>,
-  ): Promise<T> => {
-    for (let attempt = 1; ; attempt++) {
-      let forced: ForcedFailure[] = [];
-      let recorded: RecordedReads | undefined;
-      if (policy.gate) {
-        const rec = recordReads(store.read);
-        const moves = (await plan(rec.repos)).filter((m) => m.from !== m.to);
-        const gate = moves.map((m) => ({ prompt: m.head.name, label: m.label, to: m.to, force }));
-        if (gate.some((g) => g.to !== null && policy.protectedLabels.has(g.label))) {
-          const seen = afterMoves(rec.repos, moves.map((m) => ({ promptId: m.head.id, prompt: m.head.name, label: m.label, to: m.to, archived: m.head.archived })));
-          forced = await policy.gate(seen, gate, policy.protectedLabels);
-          recorded = rec;
-        }
-      }
-      const out = await store.write(async (tx) => {
-        if (recorded && !(await recorded.unchanged(tx))) return STALE;
-        return finish(tx, await plan(tx), forced);
-      });
-      if (out !== STALE) return out as T;
-      if (attempt >= GATE_ATTEMPTS) {
-        throw conflict(`the prompts the checks read changed ${GATE_ATTEMPTS} times while they ran; try the move again`, [{ path: 'label', message: 'changed while checking' }]);
-      }
-    }
-  };
+  const gatedWrite = <T>(plan: (repos: Repositories) => Promise<LabelMove[]>, force: boolean | undefined, finish: (tx: Repositories, moves: LabelMove[], forced: ForcedFailure[]) => Promise<T>) =>
+    gatedWriteOn(store, policy, plan, force, finish);
   const committed = async <T>(result: T): Promise<T> => {
     await feed.poke();
     return result;
