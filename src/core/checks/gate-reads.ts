@@ -37,9 +37,12 @@ export function recordReads(base: Repositories): RecordedReads {
         const value = Reflect.get(target, method, receiver) as unknown;
         if (typeof value !== 'function' || typeof method !== 'string') return value;
         return (...args: unknown[]) => {
-          const answer = Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args));
-          reads.push({ repo, method, args, answer });
-          return answer;
+          const answer = (value as (...a: unknown[]) => unknown).apply(target, args);
+          // Only database reads answer with a promise (or a thenable); a synchronous helper is not one.
+          if (typeof (answer as { then?: unknown } | null)?.then !== 'function') return answer;
+          const read = Promise.resolve(answer);
+          reads.push({ repo, method, args, answer: read });
+          return read;
         };
       },
     });
