@@ -7,6 +7,7 @@
 //     saw is gone and they run again (label-service.ts), else the moves are written.
 //   - afterMoves: label pointers read as if the moves were written, so the checks see
 //     what the moves make served (includes resolved under the moved label).
+import { createHash } from 'node:crypto';
 import type { Repositories } from '../ports.js';
 
 interface Read {
@@ -16,9 +17,14 @@ interface Read {
   answer: Promise<unknown>;
 }
 
-/** Stable text of an answer (Maps, Sets and dates included) for comparing two reads. */
+/** Stable text of an answer (Maps, Sets, dates and bytes included) for comparing two reads. */
 function fingerprint(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (x instanceof Map ? [...x.entries()] : x instanceof Set ? [...x] : typeof x === 'bigint' ? String(x) : x));
+  return JSON.stringify(v, function (this: Record<string, unknown>, k: string, x: unknown) {
+    // `this[k]` is the value before toJSON: bytes (a resource's blob) are hashed, not spelled out.
+    const raw = this[k];
+    if (ArrayBuffer.isView(raw)) return createHash('sha256').update(raw as Uint8Array).digest('base64');
+    return x instanceof Map ? [...x.entries()] : x instanceof Set ? [...x] : typeof x === 'bigint' ? String(x) : x;
+  });
 }
 
 export interface RecordedReads {
