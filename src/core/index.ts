@@ -28,7 +28,7 @@ import { createUsageService } from './usage/usage-service.js';
 import { createCheckService } from './checks/check-service.js';
 import { createMoveGate, type CheckRenderFactory, type DependentsLookup } from './checks/move-gate.js';
 import { includeCheckRender, includeDependents } from './checks/include-wiring.js';
-import { sharedRegexRunner } from './checks/regex-runner.js';
+import { sharedRegexRunner, type RegexRunner } from './checks/regex-runner.js';
 
 export interface CoreOptions {
   store: Store;
@@ -57,7 +57,8 @@ export interface CoreOptions {
    * Test cases and checks (docs/contracts.md): how a check renders (include resolution)
    * and which prompts depend on a moved one. Defaults: plain rendering, no dependents.
    */
-  checks?: { render?: CheckRenderFactory; dependents?: DependentsLookup };
+  /** `regex`: the pattern runner of checks and the gate (tests inject a slow one) */
+  checks?: { render?: CheckRenderFactory; dependents?: DependentsLookup; regex?: () => RegexRunner };
 }
 
 export interface Health {
@@ -77,7 +78,8 @@ export async function createCore(opts: CoreOptions) {
   const catalog = createServedCatalog({ source: store.served, feed, resolver, cursors });
   const policy = createLabelPolicy(opts.protectedLabels ?? protectedLabelsFrom(process.env.PROMPTD_PROTECTED_LABELS));
   const checkRender = opts.checks?.render ?? includeCheckRender;
-  policy.gate = createMoveGate({ render: checkRender, dependents: opts.checks?.dependents ?? includeDependents, regex: sharedRegexRunner });
+  const regex = opts.checks?.regex ?? sharedRegexRunner;
+  policy.gate = createMoveGate({ render: checkRender, dependents: opts.checks?.dependents ?? includeDependents, regex });
   await feed.start();
   const prompts = createPromptService({
     store, cursors, feed, resolver, policy, includes: (label) => catalog.includes(label), bin: { retentionDays: opts.deletedRetentionDays ?? retentionFromEnv(), now: opts.now }, searchScanLimit: opts.searchScanLimit,
@@ -114,7 +116,7 @@ export async function createCore(opts: CoreOptions) {
     served: createServedReads({ read: store.read, catalog, resolver, feed }),
     prompts,
     /** A version's lint and test cases (docs/contracts.md, Test cases and checks). */
-    checks: createCheckService({ read: store.read, render: checkRender, regex: sharedRegexRunner }),
+    checks: createCheckService({ read: store.read, render: checkRender, regex }),
     /** Release labels: per-prompt pointers, the label list and promotion. */
     labels: createLabelService({ store, feed, policy }),
     resources: createResourceService({ store, cursors, feed }),

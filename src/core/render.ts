@@ -10,7 +10,7 @@ import { LIMITS } from './schemas.js';
 import { expandUriTemplate, isUriTemplate, uriTemplateReferences, uriTemplateVariables } from './uri-template.js';
 import { isRefusedUri } from './uri-schemes.js';
 import { resolveArguments, type ArgumentValue } from './arguments.js';
-import { type IncludeContext, includeError, renderIncludeMessage, renderPartials } from './render-includes.js';
+import { type IncludeContext, includeError, newIncludeWork, prepareIncludes, renderIncludeMessage, textIncludes, valuesKey, yieldSometimes } from './render-includes.js';
 
 export interface ResolvedResource {
   uri: string;
@@ -124,8 +124,10 @@ export async function renderVersion(
   for (const [k, v] of Object.entries(typed)) view[k] = String(v);
   checkBeforeRendering(promptName, version, view);
   const path = includes?.path ?? [promptName];
-  const texts = version.messages.flatMap((m) => (m.content.type === 'text' ? [m.content.text] : []));
-  const partials = await renderPartials(texts, view, includes, path);
+  // One memo and budget for the whole rendering, nested includes included (render-includes.ts).
+  if (includes && !includes.work) includes = { ...includes, work: newIncludeWork() };
+  const graph = await prepareIncludes(version.messages, includes, path);
+  const partials = includes?.work && graph?.size ? textIncludes(graph, view, valuesKey(view), includes.work, path[0]!) : undefined;
   const messages: RenderedPrompt['messages'] = [];
   let size = 0;
   const add = (i: number, role: 'user' | 'assistant', out: RenderedContent) => {
@@ -137,6 +139,7 @@ export async function renderVersion(
     messages.push({ role, content: out });
   };
   for (const [i, m] of version.messages.entries()) {
+    await yieldSometimes(includes?.work);
     const c = m.content;
     if (c.type === 'include') {
       if (!includes) throw includeError(promptName, `message ${i + 1} includes "${c.prompt}", which this rendering cannot resolve`);

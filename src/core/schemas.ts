@@ -195,7 +195,7 @@ export const TestExpectationSchema = z
   .union([
     z.object({ contains: safeString().min(1).max(LIMITS.argumentValueLength) }).strict(),
     z.object({ notContains: safeString().min(1).max(LIMITS.argumentValueLength) }).strict(),
-    z.object({ matches: safeString().min(1).max(512).meta({ description: 'a regular expression (JavaScript syntax, no backreferences or lookaround), matched against the rendered text' }) }).strict(),
+    z.object({ matches: safeString().min(1).max(512).meta({ description: 'a regular expression (RE2 syntax: linear time, no backreferences or lookaround), matched against the rendered text' }) }).strict(),
     z.object({ maxChars: z.number().int().min(1).max(LIMITS.intMax) }).strict(),
   ])
   .meta({ id: 'TestExpectation' });

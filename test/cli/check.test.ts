@@ -74,12 +74,12 @@ describe('promptd check', () => {
     const bad = writeFiles(tempDir('pd-check-'), { 'prompts/greet.yaml': greet(`  - name: evil
     arguments: { who: Ada }
     expect:
-      - matches: "(a+)+$"
+      - matches: "(a)\\\\1"
 `), 'resources.yaml': resources, 'prompts/broken.yaml': 'name: broken\nmessages: nope\n' });
     const r = promptd(['check', bad]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('✗ prompts/broken.yaml: cannot be read');
-    expect(r.stdout).toMatch(/lint tests\[0\]\.expect\[0\]\.matches: nested quantifiers/);
+    expect(r.stdout).toMatch(/lint tests\[0\]\.expect\[0\]\.matches: backreferences/);
   });
 
   it('resolves includes among the library\'s files: under the checked label, then production', () => {

@@ -1,10 +1,10 @@
-// Test-case expectations and the regex guard (src/core/checks): judged on rendered
-// text, catastrophic patterns refused by shape at write time, and what the shape check
-// misses cut off by the runner's budget instead of stalling the process.
+// Test-case expectations and the regex engine (src/core/checks): judged on rendered
+// text, patterns run on RE2 (linear time: no catastrophic pattern left), features RE2
+// lacks refused at write time, and one budget per check call, cancelled with its client.
 import { afterAll, describe, expect, it } from 'vitest';
 import { judge, renderedText, testCaseProblems } from '../../src/core/checks/expectations.js';
 import { regexProblem } from '../../src/core/checks/regex-safety.js';
-import { createRegexRunner, MATCH_INPUT_MAX } from '../../src/core/checks/regex-runner.js';
+import { BUDGET_SPENT, CANCELLED, createRegexRunner, MATCH_INPUT_MAX } from '../../src/core/checks/regex-runner.js';
 import { runChecks } from '../../src/core/checks/run-checks.js';
 import { renderVersion } from '../../src/core/render.js';
 import type { Version } from '../../src/core/types.js';
@@ -12,22 +12,19 @@ import type { Version } from '../../src/core/types.js';
 const regex = createRegexRunner();
 afterAll(() => regex.close());
 
-describe('regexProblem (write-time shape check)', () => {
+describe('regexProblem (write time: RE2 syntax)', () => {
   it.each([
-    ['(a+)+$', /nested quantifiers/],
-    ['(a*)*b', /nested quantifiers/],
-    ['((ab)+c)*', /nested quantifiers/],
-    ['(?:x+y?)+', /nested quantifiers/],
-    ['(a)\\1', /backreferences/],
+    ['(a)\\1', /backreferences .*RE2, which matches in linear time/],
     ['(?<w>a)\\k<w>', /named backreferences/],
     ['foo(?=bar)', /lookahead/],
     ['(?<!x)y', /lookbehind/],
-    ['(', /not a valid regular expression/],
+    ['(', /not a valid regular expression \(RE2 syntax\): missing closing \)/],
+    ['\\u00e9', /not a valid regular expression/],
   ])('refuses %s', (source, why) => {
     expect(regexProblem(source)).toMatch(why);
   });
 
-  it.each(['^Hello, \\w+!$', '(?:foo|bar)+', '[(+*)]+', '\\(a+\\)+', 'a{2,5}b?', '(?<name>ab)c', '\\d{3}-\\d{4}', '(ab)+'])('accepts %s', (source) => {
+  it.each(['^Hello, \\w+!$', '(?:foo|bar)+', '[(+*)]+', '\\(a+\\)+', 'a{2,5}b?', '(?<name>ab)c', '\\d{3}-\\d{4}', '(ab)+', '(a+)+$', '^(a|a)*$', '(?:x+y?)+'])('accepts %s', (source) => {
     expect(regexProblem(source)).toBeUndefined();
   });
 });
@@ -45,23 +42,25 @@ describe('judge', () => {
     expect((await judge({ matches: '^Bye' }, text, regex)).message).toMatch(/does not match/);
   });
 
-  it('a catastrophic pattern stored before the rule is refused when judged, never run', async () => {
-    const r = await judge({ matches: '(a+)+$' }, 'a'.repeat(40) + '!', regex);
-    expect(r.passed).toBe(false);
-    expect(r.message).toMatch(/refused: nested quantifiers/);
-  });
-
-  it('a polynomial pattern the shape check admits is cut off by the budget, and the runner keeps working', async () => {
-    // `.*.*.*x` on 100k characters backtracks for minutes on the main thread; the
-    // budget is an upper bound here (no assertion on how long it took).
-    const quick = createRegexRunner({ budgetMs: 1000 });
+  it.each(['^(a|a)*$', '(a+)+$', '.*.*.*x'])('%s, exponential or polynomial on a backtracking engine, is judged on 100,000 characters (RE2)', async (matches) => {
+    // On JavaScript's engine `^(a|a)*$` takes longer than the age of the universe here;
+    // a 60 s budget per pattern would be the only bound, and the result an error.
+    const quick = createRegexRunner({ budgetMs: 60_000 });
     try {
-      const r = await quick.test('.*.*.*x', 'a'.repeat(MATCH_INPUT_MAX));
-      expect(r).toEqual({ error: expect.stringMatching(/took longer than 1000 ms/) });
-      expect(await quick.test('^a+$', 'aaa')).toEqual({ matched: true });
+      const long = 'a'.repeat(MATCH_INPUT_MAX - 1) + '!';
+      expect(await quick.test(matches, long)).toEqual({ matched: false });
+      expect(await quick.test(matches, 'aaax')).toEqual({ matched: matches === '.*.*.*x' });
+      const r = await judge({ matches }, long, quick);
+      expect(r).toEqual({ expectation: { matches }, passed: false, message: `the output does not match /${matches}/` });
     } finally {
       await quick.close();
     }
+  });
+
+  it('a stored pattern RE2 cannot run fails its expectation with the reason', async () => {
+    const r = await judge({ matches: '(a)\\1' }, 'aa', regex);
+    expect(r.passed).toBe(false);
+    expect(r.message).toMatch(/refused: backreferences/);
   });
 
   it('text past the matches bound fails the expectation with a reason', async () => {
@@ -74,14 +73,14 @@ describe('testCaseProblems (write time)', () => {
   it('names the failing field: unsafe pattern, undeclared argument, duplicate name', () => {
     const errors = testCaseProblems(
       [
-        { name: 'a', arguments: { who: 'x', nope: 'y' }, expect: [{ contains: 'x' }, { matches: '(x+)+' }] },
+        { name: 'a', arguments: { who: 'x', nope: 'y' }, expect: [{ contains: 'x' }, { matches: 'x(?=y)' }] },
         { name: 'a', arguments: {}, expect: [{ maxChars: 3 }] },
       ],
       new Set(['who']),
     );
     expect(errors).toEqual([
       { path: 'tests[0].arguments.nope', message: '"nope" is not a declared argument' },
-      { path: 'tests[0].expect[1].matches', message: expect.stringMatching(/nested quantifiers/) },
+      { path: 'tests[0].expect[1].matches', message: expect.stringMatching(/lookahead/) },
       { path: 'tests[1].name', message: 'test case "a" appears twice' },
     ]);
   });
@@ -110,5 +109,47 @@ describe('runChecks', () => {
     expect(r.tests[1]!.error!.errors[0]!.path).toBe('arguments.who');
     expect(r.tests[1]!.expectations[0]!.message).toMatch(/did not render/);
     expect(r.tests[2]!.expectations[0]!.message).toMatch(/at most 5/);
+  });
+});
+
+describe('one budget per check call', () => {
+  const version: Version = {
+    version: 1, title: null, description: null, icons: null, note: null, author: null, createdAt: new Date(),
+    arguments: [],
+    messages: [{ role: 'user', content: { type: 'text', text: 'aaaa' } }],
+    tests: Array.from({ length: 3 }, (_, i) => ({ name: `t${i}`, arguments: {}, expect: [{ matches: '^a+$' }, { contains: 'a' }] })),
+  };
+  const none = { resolve: async () => null };
+  const render = (p: string, v: Version, a: Record<string, string>) => renderVersion(p, v, a, none);
+
+  it('patterns past the call\'s budget are not judged (other expectations still are)', async () => {
+    const r = await runChecks('p', version, { label: 'production', render, regex, budgetMs: 0 });
+    expect(r.passed).toBe(false);
+    for (const t of r.tests) {
+      expect(t.expectations.map((x) => [x.passed, x.message])).toEqual([[false, BUDGET_SPENT], [true, null]]);
+    }
+    // The same checks with a budget pass: the budget is all that failed them.
+    expect((await runChecks('p', version, { label: 'production', render, regex })).passed).toBe(true);
+  });
+
+  it('a cancelled check (its client went away) runs no more patterns', async () => {
+    const gone = new AbortController();
+    gone.abort();
+    const counting = { calls: 0, test: (s: string, t: string, l?: Parameters<typeof regex.test>[2]) => (counting.calls++, regex.test(s, t, l)), close: async () => {} };
+    const r = await runChecks('p', version, { label: 'production', render, regex: counting, signal: gone.signal });
+    expect(r.tests.flatMap((t) => t.expectations.map((x) => x.message))).toEqual([CANCELLED, null, CANCELLED, null, CANCELLED, null]);
+  });
+
+  it('a check cancelled while its pattern runs stops it, and the runner keeps working', async () => {
+    const own = createRegexRunner();
+    try {
+      const gone = new AbortController();
+      const pending = own.test('(x+x+)+y', 'x'.repeat(MATCH_INPUT_MAX), { signal: gone.signal });
+      gone.abort();
+      expect(await pending).toEqual({ error: CANCELLED });
+      expect(await own.test('^a+$', 'aaa')).toEqual({ matched: true });
+    } finally {
+      await own.close();
+    }
   });
 });

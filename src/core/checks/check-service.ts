@@ -10,15 +10,18 @@ import { runChecks, type CheckReport } from './run-checks.js';
 
 export function createCheckService({ read, render, regex }: { read: Repositories; render: CheckRenderFactory; regex: () => RegexRunner }) {
   return {
-    /** Lint and every test case of version `number` of `name`; `label`: where includes resolve (default production). */
-    async check(name: string, number: number, label: string = PRODUCTION): Promise<CheckReport> {
+    /**
+     * Lint and every test case of version `number` of `name`; `label`: where includes resolve
+     * (default production); `signal`: the client's, so a check nobody waits for stops.
+     */
+    async check(name: string, number: number, label: string = PRODUCTION, opts: { signal?: AbortSignal } = {}): Promise<CheckReport> {
       if (!LabelNameSchema.safeParse(label).success) throw invalid(`invalid label "${label}"`, [{ path: 'label', message: 'not a label name' }]);
       const v = await read.prompts.version(name, number);
       if (!v) {
         if (!(await read.prompts.head(name))) throw notFound(`prompt "${name}"`);
         throw notFound(`version ${number} of prompt "${name}"`);
       }
-      return runChecks(name, v, { label, render: render(read), regex: regex() });
+      return runChecks(name, v, { label, render: render(read), regex: regex(), ...opts });
     },
   };
 }

@@ -4,7 +4,7 @@ import type { FieldError } from '../errors.js';
 import type { TestCase, TestExpectation } from '../schemas.js';
 import type { RenderedPrompt } from '../types.js';
 import { regexProblem } from './regex-safety.js';
-import type { RegexRunner } from './regex-runner.js';
+import type { RegexLimits, RegexRunner } from './regex-runner.js';
 
 export interface ExpectationResult {
   expectation: TestExpectation;
@@ -25,20 +25,20 @@ export function renderedText(r: RenderedPrompt): string {
 
 const quote = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 77)}...` : s);
 
-export async function judge(e: TestExpectation, text: string, regex: RegexRunner): Promise<ExpectationResult> {
+export async function judge(e: TestExpectation, text: string, regex: RegexRunner, limits?: RegexLimits): Promise<ExpectationResult> {
   const result = (passed: boolean, message: string) => ({ expectation: e, passed, message: passed ? null : message });
   if ('contains' in e) return result(text.includes(e.contains), `the output does not contain ${quote(e.contains)}`);
   if ('notContains' in e) return result(!text.includes(e.notContains), `the output contains ${quote(e.notContains)}`);
   if ('maxChars' in e) return result(text.length <= e.maxChars, `the output is ${text.length} characters long; at most ${e.maxChars} expected`);
   const problem = regexProblem(e.matches);
   if (problem) return result(false, `pattern ${quote(e.matches)} is refused: ${problem}`);
-  const outcome = await regex.test(e.matches, text);
+  const outcome = await regex.test(e.matches, text, limits);
   if ('error' in outcome) return result(false, outcome.error);
   return result(outcome.matched, `the output does not match /${e.matches}/`);
 }
 
 /**
- * Write-time rules the schema cannot express: every `matches` pattern is safe
+ * Write-time rules the schema cannot express: every `matches` pattern compiles for RE2
  * (regex-safety.ts), and a test case only sets arguments the version declares.
  */
 export function testCaseProblems(tests: readonly TestCase[] | undefined, declared: ReadonlySet<string>): FieldError[] {

@@ -1,8 +1,9 @@
 // The check gate on protected labels (docs/contracts.md, Test cases and checks).
-// Every path that moves a label (PUT label, activate, create/new version with
-// activate, promote, import) calls the label policy's gate inside its write
-// transaction, after writing the moves: the checks then see the state the move
-// creates (what dependents include), and a refusal rolls the whole write back.
+// PUT label, promote and activate call it before their write transaction
+// (gated-write.ts), on reads that see the moves as written, and write only if what the
+// checks read is unchanged: checks never hold the write lock there. Writes of new
+// versions that move a label (create/new version with activate, import) still call it
+// inside their transaction after writing the moves; a refusal rolls the whole write back.
 import { conflict, type FieldError } from '../errors.js';
 import type { Repositories } from '../ports.js';
 import { renderVersion } from '../render.js';

@@ -7,6 +7,13 @@ import { validateVersion, versionWarnings } from '../validate-version.js';
 import { judge, renderedText, type ExpectationResult } from './expectations.js';
 import type { RegexRunner } from './regex-runner.js';
 
+/**
+ * Time for the patterns of one check call, all test cases together (not per pattern):
+ * 100 test cases × 32 patterns may not hold the shared runner (which the label gate
+ * uses too) for longer than this. Expectations past it fail as not judged.
+ */
+export const CHECK_BUDGET_MS = 10_000;
+
 export interface TestCaseResult {
   name: string;
   arguments: Record<string, string>;
@@ -61,8 +68,19 @@ export function lintVersion(v: Version): { errors: FieldError[]; warnings: Field
   return { errors, warnings };
 }
 
-export async function runChecks(prompt: string, version: Version, opts: { label: string; render: CheckRender; regex: RegexRunner }): Promise<CheckReport> {
+export interface RunChecksOptions {
+  label: string;
+  render: CheckRender;
+  regex: RegexRunner;
+  /** aborted when the client goes away: patterns not yet run are not run */
+  signal?: AbortSignal;
+  /** the call's pattern budget (CHECK_BUDGET_MS) */
+  budgetMs?: number;
+}
+
+export async function runChecks(prompt: string, version: Version, opts: RunChecksOptions): Promise<CheckReport> {
   const lint = lintVersion(version);
+  const limits = { deadline: Date.now() + (opts.budgetMs ?? CHECK_BUDGET_MS), ...(opts.signal ? { signal: opts.signal } : {}) };
   const tests: TestCaseResult[] = [];
   for (const t of version.tests) {
     const args = t.arguments ?? {};
@@ -77,7 +95,7 @@ export async function runChecks(prompt: string, version: Version, opts: { label:
     const text = output ? renderedText(output) : null;
     const expectations: ExpectationResult[] = [];
     for (const x of t.expect) {
-      expectations.push(text === null ? { expectation: x, passed: false, message: 'not judged: the test case did not render' } : await judge(x, text, opts.regex));
+      expectations.push(text === null ? { expectation: x, passed: false, message: 'not judged: the test case did not render' } : await judge(x, text, opts.regex, limits));
     }
     tests.push({ name: t.name, arguments: args, passed: error === null && expectations.every((x) => x.passed), output, text, error, expectations });
   }

@@ -6,6 +6,7 @@
 import { DomainError, invalid, type FieldError } from '../errors.js';
 import { includeRefsOf } from '../catalog-includes.js';
 import { formatIncludeRef, MAX_INCLUDE_DEPTH, parseIncludeRef, type IncludeRef } from '../include-ref.js';
+import { INCLUDE_BUDGET } from '../render-includes.js';
 import { analyzeTemplate } from '../template.js';
 import { LATEST, PRODUCTION, type VersionInput } from '../schemas.js';
 import type { Repositories } from '../ports.js';
@@ -92,24 +93,50 @@ export async function checkIncludes(tx: Repositories, name: string, input: Versi
   }
   if (errors.length) throw invalid(`the version's includes are invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
 
-  // Cycles and depth, following what each include resolves to now.
-  const walk = async (refs: IncludeRef[], trail: string[], at: string): Promise<void> => {
-    for (const ref of refs) {
-      const r = await resolve(ref);
-      if ('problem' in r) continue; // an already stored include that broke since: reported where it is written
-      const next = [...trail, ref.prompt];
-      if (trail.includes(ref.prompt)) {
-        const message = `include cycle: ${next.join(' → ')}`;
-        throw invalid(message, [{ path: at, message }]);
-      }
-      if (next.length - 1 > MAX_INCLUDE_DEPTH) {
-        const message = `includes nest deeper than ${MAX_INCLUDE_DEPTH} levels: ${next.join(' → ')}`;
-        throw invalid(message, [{ path: at, message }]);
-      }
-      await walk(includeRefsOf(r.version.messages), next, at);
+  // Cycles, depth and the budget of one rendering (INCLUDE_BUDGET), following what each
+  // include resolves to now. Each prompt version is walked once: include graphs share
+  // prompts, and walking every path was exponential (8 levels of 6: 6^8 paths, 6.7 s).
+  const reached = new Map<string, Reach>();
+  const visit = async (ref: IncludeRef, trail: string[], at: string): Promise<Reach | undefined> => {
+    const r = await resolve(ref);
+    if ('problem' in r) return undefined; // an already stored include that broke since: reported where it is written
+    const next = [...trail, ref.prompt];
+    const refuse = (message: string) => invalid(message, [{ path: at, message }]);
+    if (trail.includes(ref.prompt)) throw refuse(`include cycle: ${next.join(' → ')}`);
+    const key = `${ref.prompt}@${r.version.version}`;
+    const known = reached.get(key);
+    if (known) {
+      const back = trail.find((n) => known.names.has(n));
+      if (back !== undefined) throw refuse(`include cycle: ${next.join(' → ')} → … → ${back}`);
+      if (trail.length - 1 + known.height > MAX_INCLUDE_DEPTH) throw refuse(`includes nest deeper than ${MAX_INCLUDE_DEPTH} levels: ${[...trail, ...known.deepest].slice(0, MAX_INCLUDE_DEPTH + 2).join(' → ')}`);
+      return known;
     }
+    if (next.length - 1 > MAX_INCLUDE_DEPTH) throw refuse(`includes nest deeper than ${MAX_INCLUDE_DEPTH} levels: ${next.join(' → ')}`);
+    if (reached.size >= INCLUDE_BUDGET.prompts) {
+      throw refuse(`the includes reach more than ${INCLUDE_BUDGET.prompts} prompt versions (at ${next.join(' → ')}); one rendering may include at most ${INCLUDE_BUDGET.prompts}`);
+    }
+    // Reserved before walking below, so the count is of versions entered.
+    const node: Reach = { height: 1, deepest: [ref.prompt], names: new Set([ref.prompt]) };
+    reached.set(key, node);
+    for (const child of includeRefsOf(r.version.messages)) {
+      const c = await visit(child, next, at);
+      if (!c) continue;
+      if (1 + c.height > node.height) {
+        node.height = 1 + c.height;
+        node.deepest = [ref.prompt, ...c.deepest];
+      }
+      for (const n of c.names) node.names.add(n);
+    }
+    return node;
   };
-  for (const { ref, path } of located) await walk([ref], [name], path);
+  for (const { ref, path } of located) await visit(ref, [name], path);
+}
+
+/** A walked prompt version: levels below it (itself counted), a deepest chain, every name it reaches. */
+interface Reach {
+  height: number;
+  deepest: string[];
+  names: Set<string>;
 }
 
 export interface Dependent {

@@ -12,7 +12,8 @@ import type { Actor } from '../types.js';
 import { moveEvent, writeLabelMoves, type LabelMove } from './label-moves.js';
 import { etagOf, parseEtag } from './etag.js';
 import { labelImpact, type LabelImpact } from './include-checks.js';
-import { forcedDetails } from '../checks/move-gate.js';
+import { forcedDetails, type ForcedFailure } from '../checks/move-gate.js';
+import { gatedWrite as gatedWriteOn } from '../checks/gated-write.js';
 
 export interface LabelPointerView {
   label: string;
@@ -62,11 +63,8 @@ export function createLabelService({ store, feed, policy }: { store: Pick<Store,
     }
   };
   const labelsOf = async (repos: Repositories, head: PromptHead) => (await repos.labels.ofPrompts([head.id])).get(head.id) ?? [];
-  /** The check gate on protected labels (checks/move-gate.ts), after the moves are written; forced failures go into the events. */
-  const gated = async (tx: Repositories, moves: LabelMove[], force: boolean | undefined, actor: Actor, kind: 'label' | 'promote', extra: Record<string, unknown> = {}) => {
-    const forced = (await policy.gate?.(tx, moves.map((m) => ({ prompt: m.head.name, label: m.label, to: m.to, force })), policy.protectedLabels)) ?? [];
-    await tx.events.append(moves.map((m, i) => moveEvent(actor, m, kind, { ...extra, ...forcedDetails(forced, i) })));
-  };
+  const gatedWrite = <T>(plan: (repos: Repositories) => Promise<LabelMove[]>, force: boolean | undefined, finish: (tx: Repositories, moves: LabelMove[], forced: ForcedFailure[]) => Promise<T>) =>
+    gatedWriteOn(store, policy, plan, force, finish);
   const committed = async <T>(result: T): Promise<T> => {
     await feed.poke();
     return result;
@@ -88,13 +86,16 @@ export function createLabelService({ store, feed, policy }: { store: Pick<Store,
     async set(name: string, label: string, version: number, actor: Actor, opts: { ifMatch?: string; force?: boolean } = {}): Promise<LabelPointerView & { etag: string; impact: LabelImpact }> {
       label = parseSettableLabel(label);
       policy.authorizeLabelMove(actor, label);
-      const etag = await store.write(async (tx) => {
-        const head = await mustFind(tx, name);
+      const plan = async (repos: Repositories): Promise<LabelMove[]> => {
+        const head = await mustFind(repos, name);
         checkRevision(head, opts.ifMatch);
-        if (!(await tx.prompts.existingVersions([{ promptId: head.id, number: version }])).size) throw notFound(`version ${version} of prompt "${name}"`);
-        const from = (await labelsOf(tx, head)).find((l) => l.label === label)?.version ?? null;
-        const changed = await writeLabelMoves(tx, [{ head, label, from, to: version }], new Date());
-        await gated(tx, changed, opts.force, actor, 'label');
+        if (!(await repos.prompts.existingVersions([{ promptId: head.id, number: version }])).size) throw notFound(`version ${version} of prompt "${name}"`);
+        const from = (await labelsOf(repos, head)).find((l) => l.label === label)?.version ?? null;
+        return [{ head, label, from, to: version }];
+      };
+      const etag = await gatedWrite(plan, opts.force, async (tx, moves, forced) => {
+        const changed = await writeLabelMoves(tx, moves, new Date());
+        await tx.events.append(changed.map((m, i) => moveEvent(actor, m, 'label', forcedDetails(forced, i))));
         return { etag: etagOf((await tx.prompts.head(name))!), impact: await labelImpact(tx, label, [name]) };
       });
       return committed({ label, version, ...etag });
@@ -169,11 +170,10 @@ export function createLabelService({ store, feed, policy }: { store: Pick<Store,
         const planned = await plan(store.read);
         return { changes: toChanges(planned), impact: await labelImpact(store.read, to, planned.map((m) => m.head.name)) };
       }
-      const moves = await store.write(async (tx) => {
-        const planned = await plan(tx);
-        await writeLabelMoves(tx, planned, new Date());
-        // One gate for every move: one failing prompt refuses the whole promotion.
-        await gated(tx, planned, force, actor, 'promote', { source: from });
+      // One gate for every move: one failing prompt refuses the whole promotion.
+      const moves = await gatedWrite(plan, force, async (tx, planned, forced) => {
+        const changed = await writeLabelMoves(tx, planned, new Date());
+        await tx.events.append(changed.map((m, i) => moveEvent(actor, m, 'promote', { source: from, ...forcedDetails(forced, i) })));
         return planned;
       });
       return committed({ changes: toChanges(moves) });

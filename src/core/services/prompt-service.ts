@@ -14,6 +14,7 @@ import { nameConflict, noSuchVersion, writeVersions } from './version-writes.js'
 import { etagOf, parseEtag } from './etag.js';
 import { moveEvent, writeLabelMoves } from './label-moves.js';
 import { defaultLabelPolicy, type LabelPolicy } from '../label-policy.js';
+import { gatedWrite } from '../checks/gated-write.js';
 import { createPromptBin, type PromptBinDeps } from './prompt-bin.js';
 import { dependentsOf, refuseIfIncluded, resolveStored, type Dependent } from './include-checks.js';
 import { includeRefsOf } from '../catalog-includes.js';
@@ -282,8 +283,17 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
 
     /** Activates a version, or rolls back to an older one: the same cheap act. */
     async activate(name: string, number: number, actor: Actor, opts: { force?: boolean } = {}): Promise<PromptDetail> {
-      const detail = await store.write(async (tx) => {
-        await writeVersions(tx, [{ name, mode: 'append', versions: [], activate: number, force: opts.force }], actor, new Date(), policy);
+      policy.authorizeLabelMove(actor, PRODUCTION);
+      // The move as writeVersions will make it, planned so its checks run before the
+      // write transaction (checks/gated-write.ts); writeVersions gets their result.
+      const plan = async (repos: Repositories) => {
+        const head = await mustFind(repos, name);
+        if (!(await repos.prompts.existingVersions([{ promptId: head.id, number }])).size) throw noSuchVersion(name, number);
+        return [{ head, label: PRODUCTION, from: head.activeVersion, to: number }];
+      };
+      const detail = await gatedWrite(store, policy, plan, opts.force, async (tx, _moves, forced) => {
+        const checked: LabelPolicy = { ...policy, gate: policy.gate && (async () => forced) };
+        await writeVersions(tx, [{ name, mode: 'append', versions: [], activate: number, force: opts.force }], actor, new Date(), checked);
         return detailOf(tx, name);
       });
       return committed(detail);

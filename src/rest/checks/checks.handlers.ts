@@ -12,7 +12,8 @@ export function createHandlers(core: Core) {
     // The body is optional: an empty POST checks under ?label= (or production).
     const body = (c.req.valid('json') as { label?: string } | undefined) ?? {};
     const label = body.label ?? c.req.valid('query').label;
-    return c.json(wire(await core.checks.check(name, n, label)), 200);
+    // The request's signal aborts when the client goes away: its patterns stop running.
+    return c.json(wire(await core.checks.check(name, n, label, { signal: c.req.raw.signal })), 200);
   };
   return { check };
 }

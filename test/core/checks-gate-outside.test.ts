@@ -1,0 +1,140 @@
+// Issue #36.6: the check gate of a protected label (PUT label, promote, activate) runs
+// before the write transaction, so a check in progress (here a pattern held until the
+// test lets it go) blocks no other write; the move is written only if what the checks read is unchanged, else the
+// checks run again, and a state that keeps changing ends in a 409. Both databases.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateDatabase } from '../../src/db/create-db.js';
+import { DomainError, type VersionInput } from '../../src/core/index.js';
+import { createRegexRunner, type RegexRunner } from '../../src/core/checks/regex-runner.js';
+import { coreOn, tempDbUrl, type TestCore } from '../helpers/db.js';
+
+const actor = { name: 'test' };
+const v = (text: string, matches?: string): VersionInput => ({
+  arguments: [], messages: [{ role: 'user', content: { type: 'text', text } }], tests: matches ? [{ name: 'shape', arguments: {}, expect: [{ matches }] }] : [],
+});
+
+/** A runner whose next pattern waits for `release()`; `started` resolves when it is asked. */
+function heldRunner(real: RegexRunner) {
+  let hold: { started: () => void; released: Promise<void> } | undefined;
+  let onCall: (() => Promise<void>) | undefined;
+  const runner = {
+    calls: 0,
+    /** Holds the next call; resolves `started` when it begins. */
+    holdNext() {
+      let release!: () => void;
+      let started!: () => void;
+      const began = new Promise<void>((r) => (started = r));
+      hold = { started, released: new Promise<void>((r) => (release = r)) };
+      return { began, release };
+    },
+    /** Runs before every call's answer (a concurrent write, say). */
+    each(fn: (() => Promise<void>) | undefined) {
+      onCall = fn;
+    },
+    async test(source: string, text: string, limits?: Parameters<RegexRunner['test']>[2]) {
+      runner.calls++;
+      const h = hold;
+      hold = undefined;
+      if (h) {
+        h.started();
+        await h.released;
+      }
+      await onCall?.();
+      return real.test(source, text, limits);
+    },
+    close: () => real.close(),
+  };
+  return runner;
+}
+
+let core: TestCore;
+const real = createRegexRunner();
+const runner = heldRunner(real);
+beforeAll(async () => {
+  const url = await tempDbUrl();
+  await migrateDatabase(url);
+  core = await coreOn(url, { checks: { regex: () => runner } });
+  await core.prompts.create({ name: 'p', ...v('one'), activate: true }, actor);
+  await core.prompts.createVersion('p', v('two', '^two$'), actor);
+});
+afterAll(async () => {
+  await core.close();
+  await real.close();
+});
+
+describe('the gate runs outside the write transaction', () => {
+  it('a write made while a check runs is not blocked by it; the move then re-checks what changed and lands', async () => {
+    const { began, release } = runner.holdNext();
+    runner.calls = 0;
+    let moved = false;
+    const move = core.labels.set('p', 'production', 2, actor).then((r) => ((moved = true), r));
+    await began;
+    // The check holds its pattern: an unrelated write and a write to the same prompt both commit.
+    await core.prompts.create({ name: 'unrelated', ...v('x') }, actor);
+    await core.labels.set('p', 'staging', 1, actor);
+    expect(moved).toBe(false);
+    expect(runner.calls).toBe(1);
+    release();
+    const r = await move;
+    // staging moved on p while the checks ran: they saw a state that is gone, so they ran again.
+    expect(runner.calls).toBe(2);
+    expect(r.version).toBe(2);
+    expect((await core.labels.list('p')).items).toEqual([{ label: 'production', version: 2 }, { label: 'staging', version: 1 }]);
+  });
+
+  it('a write that changes nothing the checks read does not make them run again', async () => {
+    await core.labels.set('p', 'production', 1, actor);
+    const { began, release } = runner.holdNext();
+    runner.calls = 0;
+    const move = core.labels.set('p', 'production', 2, actor);
+    await began;
+    await core.prompts.create({ name: 'unrelated-2', ...v('x') }, actor);
+    release();
+    expect((await move).version).toBe(2);
+    expect(runner.calls).toBe(1);
+  });
+
+  it('a state that changes every time the checks run is a 409 after three attempts, nothing moved', async () => {
+    await core.labels.set('p', 'production', 1, actor);
+    let flip = 0;
+    runner.each(async () => {
+      await core.labels.set('p', 'canary', (flip++ % 2) + 1, actor);
+    });
+    runner.calls = 0;
+    try {
+      const e = await core.labels.set('p', 'production', 2, actor).then(() => undefined, (x: unknown) => x);
+      expect(e).toBeInstanceOf(DomainError);
+      expect((e as DomainError).code).toBe('conflict');
+      expect((e as DomainError).message).toMatch(/changed 3 times while they ran/);
+      expect(runner.calls).toBe(3);
+    } finally {
+      runner.each(undefined);
+    }
+    expect((await core.prompts.get('p')).activeVersion).toBe(1);
+  });
+
+  it('activating a version (the production alias) runs its checks outside the transaction too', async () => {
+    await core.labels.set('p', 'production', 1, actor);
+    const { began, release } = runner.holdNext();
+    runner.calls = 0;
+    let done = false;
+    const activation = core.prompts.activate('p', 2, actor).then((r) => ((done = true), r));
+    await began;
+    await core.prompts.create({ name: 'unrelated-3', ...v('x') }, actor);
+    expect(done).toBe(false);
+    release();
+    expect((await activation).activeVersion).toBe(2);
+    expect(runner.calls).toBe(1);
+  });
+
+  it('a failing check still refuses the move (409 naming the test case)', async () => {
+    await core.prompts.createVersion('p', v('three', '^two$'), actor);
+    const e = await core.labels.set('p', 'production', 3, actor).then(() => undefined, (x: unknown) => x);
+    expect((e as DomainError).code).toBe('conflict');
+    expect((e as DomainError).errors).toEqual([{ path: 'p@3.tests[0]', message: expect.stringMatching(/does not match/) }]);
+    const a = await core.prompts.activate('p', 3, actor).then(() => undefined, (x: unknown) => x);
+    expect((a as DomainError).errors).toEqual([{ path: 'p@3.tests[0]', message: expect.stringMatching(/does not match/) }]);
+    // Forced by an admin: moved, the failure recorded in the event (as inside the transaction before).
+    expect((await core.prompts.activate('p', 3, actor, { force: true })).activeVersion).toBe(3);
+  });
+});
