@@ -204,8 +204,8 @@ Examples:
   $ promptd import ./library --activate
   $ promptd import ./library/prompts/code-review.yaml`)
     .action(async (target: string, flags: ImportFlags, cmd: Command) => {
-      // A path that is not there is a failure, not a usage error (exit 1).
-      if (!existsSync(target)) throw new Error(`import: ${path.resolve(target)}: no such file or directory`);
+      // A path that is not there is a usage error (exit 2), as for check and sync.
+      if (!existsSync(target)) throw new UsageError(`import: ${path.resolve(target)}: no such file or directory`);
       if (flags.label !== undefined) {
         const checked = SettableLabelSchema.safeParse(flags.label);
         if (!checked.success) throw new UsageError(`import: --label ${flags.label}: ${checked.error.issues[0]!.message}`);
