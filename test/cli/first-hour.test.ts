@@ -144,9 +144,9 @@ describe('promptd mcp', () => {
     const readme = readFileSync(path.join(path.dirname(BIN), '..', 'README.md'), 'utf8');
     for (const text of [help, readme].map((t) => t.replace(/\s+/g, ''))) {
       expect(text).not.toMatch(/"command":"npx"|npxpromptdmcp/);
-      expect(text).toMatch(/\{"mcpServers":\{"promptd":\{"command":"node","args":\["\/[^"]*bin\/promptd\.js","mcp"\],"env":\{"DATABASE_URL":"file:\/[^"]*"\}\}\}\}/);
+      expect(text).toMatch(/\{"mcpServers":\{"promptd":\{"command":"\/[^"]*node","args":\["\/[^"]*bin\/promptd\.js","mcp"\],"env":\{"DATABASE_URL":"file:\/[^"]*"\}\}\}\}/);
     }
-    expect(help).toContain(`"args":["${BIN}","mcp"]`);
+    expect(help).toContain(`"command":"${process.execPath}","args":["${BIN}","mcp"]`);
   });
 });
 
