@@ -1,6 +1,8 @@
 // Issue 37 item 13: what the command line got wrong is exit 2 in one line, said once;
 // a path that is not there is the command line's fault for every command taking one.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DomainError } from '../../src/core/errors.js';
+import { fail } from '../../src/cli/output.js';
 import { assertBuilt, promptdAsync, runAll, tempCwd } from './helpers.js';
 
 beforeAll(assertBuilt);
@@ -32,5 +34,20 @@ describe('usage errors are exit 2, said once', () => {
       expect(r.errors).toHaveLength(1);
       expect(r.errors[0]).toMatch(new RegExp(`^promptd: (check|import|sync): ${cwd}/nope: no such (file or )?directory`));
     }
+  });
+});
+
+describe('fail()', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    process.exitCode = undefined;
+  });
+
+  it('says a field error once when the message already holds it ("invalid label: label: …" was said twice)', () => {
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => (written.push(String(s)), true));
+    fail(new DomainError('validation', 'invalid label: label: a label is 1 to 36 lowercase letters', [{ path: 'label', message: 'a label is 1 to 36 lowercase letters' }]), false);
+    fail(new DomainError('validation', 'invalid version', [{ path: 'messages[0]', message: 'empty' }]), false);
+    expect(written).toEqual(['promptd: error: invalid label: label: a label is 1 to 36 lowercase letters\n', 'promptd: error: invalid version\n  messages[0]: empty\n']);
   });
 });
