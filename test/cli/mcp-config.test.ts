@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerMcp } from '../../src/cli/commands/mcp.js';
 import { BIN } from '../helpers/spawn.js';
+import { tempDbUrl } from '../helpers/db.js';
 import { assertBuilt, promptdAsync, runAll, tempCwd } from './helpers.js';
 
 beforeAll(assertBuilt);
@@ -40,14 +41,16 @@ describe('promptd mcp --print-config', () => {
 });
 
 describe('promptd mcp --label', () => {
-  it('counts the prompts of the label view it serves', async () => {
+  it('counts the prompts of the label view it serves', { timeout: 240_000 }, async () => {
     const cwd = tempCwd();
-    expect((await promptdAsync(['seed', '-q'], { cwd })).code).toBe(0);
+    const env = { DATABASE_URL: await tempDbUrl() };
+    const seeded = await promptdAsync(['seed', '-q'], { cwd, env });
+    expect(seeded.code, seeded.stderr).toBe(0);
     mkdirSync(path.join(cwd, 'lib', 'prompts'), { recursive: true });
     writeFileSync(path.join(cwd, 'lib', 'prompts', 'staged.yaml'), 'name: staged\nmessages:\n  - role: user\n    text: hi\n');
-    const imp = await promptdAsync(['import', 'lib', '--label', 'staging'], { cwd });
+    const imp = await promptdAsync(['import', 'lib', '--label', 'staging'], { cwd, env });
     expect(imp.code, imp.stderr).toBe(0);
-    const [prod, staging, latest] = await runAll(['production', 'staging', 'latest'].map((l) => () => promptdAsync(['mcp', '--label', l], { cwd })));
+    const [prod, staging, latest] = await runAll(['production', 'staging', 'latest'].map((l) => () => promptdAsync(['mcp', '--label', l], { cwd, env })));
     const served = (r: { stderr: string }) => Number(/mcp: serving (\d+) prompts? from /.exec(r.stderr)?.[1]);
     expect(served(staging!), staging!.stderr).toBe(1);
     expect(staging!.stderr).not.toMatch(/warning/);
