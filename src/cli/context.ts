@@ -1,12 +1,15 @@
 // Opens the configured database (checked, migrated, named on stderr) and the core for one CLI command.
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
+import { ConfigError } from '../config-error.js';
 import { normaliseDatabaseUrl } from '../db/create-db.js';
 import type { Core } from '../core/index.js';
 import { prepareDatabase, type Access, type PreparedDatabase } from '../db/prepare-database.js';
 
 export function configFrom(cmd: Command, extra: Partial<Config> = {}): Config {
   const globals = cmd.optsWithGlobals() as { databaseUrl?: string };
+  // `--database-url ''` (an unset shell variable, usually) was ignored: the default database instead.
+  if (globals.databaseUrl !== undefined && !globals.databaseUrl.trim()) throw new ConfigError('--database-url is empty; give file:PATH, a path or postgres://…');
   // Validated here, to name the setting that holds the bad value.
   if (globals.databaseUrl) return loadConfig(process.env, { databaseUrl: normaliseDatabaseUrl(globals.databaseUrl, '--database-url'), ...extra });
   return loadConfig(process.env, extra);

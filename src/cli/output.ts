@@ -8,8 +8,10 @@ export const bold = (s: string) => (process.stdout.isTTY && !process.env.NO_COLO
 
 /** Friendly errors; stack traces only with --verbose. Exit code 1. */
 export function fail(e: unknown, verbose: boolean): void {
+  // A message that already says its field errors ("invalid token: label: …") lists them once.
+  const listed = isDomainError(e) ? e.errors.filter((x) => !e.message.includes(x.message)) : [];
   const msg = isDomainError(e)
-    ? `${e.message}${e.errors.length ? '\n' + e.errors.map((x) => `  ${x.path}: ${x.message}`).join('\n') : ''}`
+    ? `${e.message}${listed.length ? '\n' + listed.map((x) => `  ${x.path}: ${x.message}`).join('\n') : ''}`
     : e instanceof Error
       ? e.message
       : String(e);

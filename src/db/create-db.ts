@@ -41,7 +41,7 @@ export { ACCEPTED_DATABASE_URLS } from './dialects.js';
 /** Unknown schemes are refused (a ConfigError naming `from`) where the dialect is chosen, in dialectFor(). */
 export function normaliseDatabaseUrl(url: string | undefined, from = 'DATABASE_URL'): string {
   const u = url?.trim() || DEFAULT_DATABASE_URL;
-  return dialectFor(u, from).normaliseUrl(u);
+  return dialectFor(u, from).normaliseUrl(u, from);
 }
 
 /** The absolute path of a SQLite database file (undefined for PostgreSQL and :memory:). */
@@ -94,11 +94,16 @@ export async function createDb(rawUrl?: string, opts: AdapterOptions = {}): Prom
   };
 }
 
+/** A missing migrations table: a database no promptd has migrated yet. */
+const noMigrationsTable = (e: unknown) =>
+  (e as { cause?: { kind?: string } })?.cause?.kind === 'TableDoesNotExist' || /no such table|_prisma_migrations.*does not exist|\b42P01\b/i.test(String((e as Error)?.message ?? e));
+
 /**
  * Migration names recorded as applied, read without the schema engine. The engine
  * takes SQLite's EXCLUSIVE locking mode, which waits for every other connection to
  * go away; a `promptd mcp` started next to a running `promptd serve` must not, so we
- * only start the engine when something is pending.
+ * only start the engine when something is pending. Null when no migration table
+ * exists; any other failure (an unreachable server) is thrown, not taken for "none".
  */
 async function appliedMigrationNames(url: string, opts: AdapterOptions = {}): Promise<Set<string> | null> {
   const factory = adapterFactoryFor(url, { ...opts, poolMax: 1 }) as unknown as {
@@ -112,19 +117,25 @@ async function appliedMigrationNames(url: string, opts: AdapterOptions = {}): Pr
       argTypes: [],
     });
     return new Set(rs.rows.map((r) => String(r[0])));
-  } catch {
-    return null; // no migrations table yet
+  } catch (e) {
+    if (noMigrationsTable(e)) return null;
+    throw e;
   } finally {
     await conn.dispose();
   }
 }
 
+/** What a database holds of our migrations: `migrated` false when it has none at all (not a promptd database, or a new one). */
+export async function migrationState(rawUrl: string, opts: AdapterOptions = {}): Promise<{ migrated: boolean; pending: string[] }> {
+  const url = normaliseDatabaseUrl(rawUrl);
+  const applied = await appliedMigrationNames(url, opts);
+  const { migrationDirectories } = await readMigrations(providerOf(url));
+  return { migrated: applied !== null, pending: migrationDirectories.map((d) => d.path).filter((p) => !applied?.has(p)) };
+}
+
 /** Names of the migrations not applied yet, read without writing (a read-only database can answer). */
 export async function pendingMigrations(rawUrl: string, opts: AdapterOptions = {}): Promise<string[]> {
-  const url = normaliseDatabaseUrl(rawUrl);
-  const applied = (await appliedMigrationNames(url, opts)) ?? new Set<string>();
-  const { migrationDirectories } = await readMigrations(providerOf(url));
-  return migrationDirectories.map((d) => d.path).filter((p) => !applied.has(p));
+  return (await migrationState(rawUrl, opts)).pending;
 }
 
 /** Applies pending migrations through Prisma's wasm schema engine. */

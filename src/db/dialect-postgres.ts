@@ -10,6 +10,7 @@ import { messagesOf, WRITE_TX_OPTIONS, type AdapterOptions, type Dialect } from 
 import type { Models, PgClient as PgClientType, Tx } from './prisma.js';
 import { listenForChanges, CHANGE_CHANNEL, pgDriver } from './pg-listener.js';
 import { projectRoot } from './paths.js';
+import { ConfigError } from '../config-error.js';
 import { prismaSql } from './raw-sql.js';
 import { createStatementNames } from './pg-statement-names.js';
 
@@ -118,9 +119,52 @@ const RETRYABLE_SQLSTATE = /\b(40001|40P01|55P03)\b/;
 // and write-conflict codes.
 const RETRYABLE_MESSAGE = /timeout exceeded when trying to connect|Unable to start a transaction in the given time|\bP2034\b|\bP2028\b/i;
 
+/** Why a first connection failed, in words a person can act on (pg's error codes and Node's). */
+function connectCause(e: unknown, c: ReturnType<typeof pgConfigFromUrl>): string {
+  const err = e as { code?: string; message?: string };
+  const msg = String(err?.message ?? e).split('\n')[0]!;
+  switch (err?.code) {
+    case 'ECONNREFUSED': return `connection refused (is PostgreSQL running and listening on port ${c.port}?)`;
+    case 'ENOTFOUND': case 'EAI_AGAIN': return `unknown host ${c.host}`;
+    case 'ETIMEDOUT': case 'EHOSTUNREACH': case 'ENETUNREACH': return `no answer from ${c.host} (${err.code})`;
+    case '28P01': return `authentication failed: ${msg}`;
+    case '28000': return `authentication refused: ${msg}`;
+    case '3D000': return `the database "${c.database}" does not exist (create it: createdb ${c.database})`;
+  }
+  if (/SSL|TLS|certificate/i.test(msg)) return `TLS: ${msg} (see sslmode in the URL)`;
+  return msg;
+}
+
 export const postgresDialect: Dialect = {
   provider: 'postgresql',
-  normaliseUrl: (url) => url,
+  normaliseUrl(url, from = 'DATABASE_URL') {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      throw new ConfigError(`${from}: not a valid postgres:// URL`);
+    }
+    // Accepted silently before and replaced by the default 10: say so instead.
+    const limit = u.searchParams.get('connection_limit');
+    if (limit !== null && (!/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > 1000)) {
+      throw new ConfigError(`${from}: connection_limit must be a whole number from 1 to 1000 (got "${limit}")`);
+    }
+    return url;
+  },
+  async checkConnection(url) {
+    const config = pgConfigFromUrl(url);
+    const client = new (pgDriver().Client)({ ...config, connectionTimeoutMillis: 10_000 });
+    // A refused connection can also surface as an 'error' event after connect() rejects.
+    client.on('error', () => {});
+    try {
+      await client.connect();
+    } catch (e) {
+      const where = `${config.user ? `${config.user}@` : ''}${config.host}:${config.port}/${config.database ?? ''}`;
+      throw new Error(`cannot connect to PostgreSQL ${where}: ${connectCause(e, config)}`);
+    } finally {
+      await client.end().catch(() => {});
+    }
+  },
   secureFiles: () => {},
   localFile: () => undefined,
   displayUrl(url) {

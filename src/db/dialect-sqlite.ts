@@ -1,5 +1,6 @@
 // SQLite: one file, WAL, a busy timeout, and a write lock taken by the first statement.
 import { ensurePrivateSqliteFile } from './sqlite-file-mode.js';
+import { ConfigError } from '../config-error.js';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
@@ -109,7 +110,11 @@ function engineAdapter(factory: object): object {
 
 export const sqliteDialect: Dialect = {
   provider: 'sqlite',
-  normaliseUrl: (url) => (url.startsWith('file:') ? url : `file:${url}`),
+  normaliseUrl(url, from = 'DATABASE_URL') {
+    // `file:` alone resolved to the current directory, which SQLite then opened as a temporary database.
+    if (!sqliteFilePath(url).trim()) throw new ConfigError(`${from}: "${url}" names no file; use file:PATH or a path (e.g. file:./data/promptd.db)`);
+    return url.startsWith('file:') ? url : `file:${url}`;
+  },
   // The file holds the library, token hashes and the cursor secret: created private (src/db/sqlite-file-mode.ts).
   displayUrl(url) {
     // A desktop client starts `promptd mcp` in a directory of its own choosing.

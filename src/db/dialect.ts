@@ -60,7 +60,14 @@ export type OpenedClient =
 
 export interface Dialect {
   readonly provider: DbProvider;
-  normaliseUrl(url: string): string;
+  /** The URL in its canonical form; a value that cannot work is a ConfigError naming `from` (the flag or variable). */
+  normaliseUrl(url: string, from?: string): string;
+  /**
+   * Connects once and lets go, so a command says in one line why it cannot reach a
+   * server database (refused, unknown host, authentication, TLS, no such database)
+   * before it prints or migrates anything. Absent for a local file.
+   */
+  checkConnection?(url: string): Promise<void>;
   /** Makes the database's files private before anything opens them (a no-op for a server database). */
   secureFiles(url: string, may?: SecureFilesOptions): void;
   /** The absolute path of the database file, for a database that is one (undefined for a server or :memory:). */

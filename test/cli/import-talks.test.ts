@@ -47,10 +47,10 @@ describe('import errors', () => {
     expect(r.stderr).not.toContain('name the file My Prompt');
   });
 
-  it('a path that does not exist exits 1 with one line', () => {
+  it('a path that does not exist is a usage error: exit 2 with one line', () => {
     const r = promptd(['import', 'nope']);
-    expect(r.code).toBe(1);
-    expect(r.errors).toEqual([expect.stringMatching(/^promptd: error: import: \/.*\/nope: no such file or directory$/)]);
+    expect(r.code).toBe(2);
+    expect(r.errors).toEqual([expect.stringMatching(/^promptd: import: \/.*\/nope: no such file or directory$/)]);
   });
 });
 

@@ -52,11 +52,11 @@ describe('promptd import/export/seed (spawned)', () => {
     expect(again.stdout).toContain('imported: 0 created, 0 new versions, 1 unchanged, 0 activated, 1 error');
   });
 
-  it('exits 2 on usage errors, 1 on a path that does not exist', () => {
+  it('exits 2 on usage errors, a path that does not exist among them', () => {
     expect(promptd('import').code).toBe(2);
     const missing = promptd('import', path.join(tempDir(), 'nope'));
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^promptd: error: import: .*nope: no such file or directory\n$/);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^promptd: import: .*nope: no such file or directory\n$/);
     expect(promptd('import', '.', '--no-such-flag').code).toBe(2);
     expect(promptd('export', tempDir(), '--latest', '--all-versions').code).toBe(2);
   });

@@ -55,7 +55,7 @@ describe('promptd sync (spawned)', () => {
     expect(conflict.stdout).toMatch(/0 changes, 0 unchanged, 1 conflict$/m);
 
     const missing = promptd('sync', path.join(dir, 'nope'));
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no such directory');
   });
 

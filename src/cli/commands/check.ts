@@ -2,6 +2,7 @@
 // every file reads and every version's lint and test cases pass, 1 otherwise, 2 for
 // usage errors (no such directory, bad option). No database is opened.
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { checkLibrary, type LibraryCheckReport } from '../../library/check-library.js';
 import { LabelNameSchema } from '../../core/schemas.js';
@@ -42,7 +43,7 @@ export function registerCheck(program: Command): void {
     .option('--label <label>', 'the label includes resolve under', 'production')
     .option('--json', 'print the report as JSON')
     .action(async (dir: string, opts: { label: string; json?: boolean }) => {
-      if (!existsSync(dir)) throw new UsageError(`${dir}: no such file or directory`);
+      if (!existsSync(dir)) throw new UsageError(`check: ${path.resolve(dir)}: no such file or directory`);
       if (!LabelNameSchema.safeParse(opts.label).success) throw new UsageError(`--label ${opts.label}: not a label name`);
       let report: LibraryCheckReport;
       try {

@@ -117,11 +117,11 @@ function resourceLine(r: ResourcePlanItem, dry: boolean): string | undefined {
   return `  ${verb}  ${what} ${r.key}`;
 }
 
-export function printReport(report: ImportReport, flags: ImportFlags): void {
+export function printReport(report: ImportReport, flags: ImportFlags, extra: Record<string, unknown> = {}): void {
   if (flags.json) {
     const strip = report.prompts.map(({ write: _w, ...rest }) => rest);
     const res = report.resources.map(({ input: _i, ...rest }) => rest);
-    out(JSON.stringify({ dryRun: report.dryRun, counts: report.counts, failed: report.failed, resources: res, prompts: strip }, null, 2));
+    out(JSON.stringify({ dryRun: report.dryRun, counts: report.counts, failed: report.failed, resources: res, prompts: strip, ...extra }, null, 2));
     return;
   }
   const dry = report.dryRun;
@@ -148,17 +148,34 @@ export function printReport(report: ImportReport, flags: ImportFlags): void {
 export function registerLibrary(program: Command): void {
   program
     .command('seed')
-    .description('load the seed library (seed/) and serve its prompts; running it again changes nothing')
+    .description('load the seed library (seed/): create the seed prompts that are missing and serve them; never replaces your edits without --force')
     .option('--dry-run', 'print what would change without writing')
+    .option('--force', 'also replace seed prompts and resources someone changed (a new version with the seed text, served)')
     .option('--json', 'machine-readable report')
     .option('-q, --quiet', 'print only errors and the summary')
-    .addHelpText('after', `\nThe seed library lives in ${seedDir}. A seed prompt you edited since gets the seed's\ncontent as a new version (your versions stay in its history).\n\nExamples:\n  $ promptd seed\n  $ promptd seed --dry-run`)
-    .action(async (flags: ImportFlags, cmd: Command) => {
+    .addHelpText('after', `
+The seed library lives in ${seedDir}. seed creates the seed prompts that do not
+exist and serves them, and updates those whose every version came from the seed.
+A seed prompt that has a version from anyone else (an import, the admin UI) and a
+stored resource that differs from the seed's are left as they are, each named in a
+"skipped" line; --force replaces them with the seed's (your versions stay in the
+prompt's history). Running it twice changes nothing.
+
+Examples:
+  $ promptd seed
+  $ promptd seed --dry-run
+  $ promptd seed --force      # put the seed's text back, over your edits`)
+    .action(async (flags: ImportFlags & { force?: boolean }, cmd: Command) => {
       await withCore(cmd, 'create', async (core) => {
         const bar = progressBar(!flags.json && !flags.quiet);
         const release = onInterrupt(bar);
         try {
-          printReport(await seedLibrary(core, { dryRun: flags.dryRun, onProgress: bar.update }), flags);
+          const report = await seedLibrary(core, { dryRun: flags.dryRun, force: flags.force, onProgress: bar.update });
+          bar.done();
+          printReport(report, flags, { skipped: report.skipped });
+          if (!flags.json) {
+            for (const x of report.skipped) err(`skipped ${x.kind === 'prompt' ? '' : `${x.kind} `}${x.name}: changed since seeded (${x.reason}); --force replaces it with the seed's`);
+          }
         } finally {
           bar.done();
           release();
@@ -204,8 +221,8 @@ Examples:
   $ promptd import ./library --activate
   $ promptd import ./library/prompts/code-review.yaml`)
     .action(async (target: string, flags: ImportFlags, cmd: Command) => {
-      // A path that is not there is a failure, not a usage error (exit 1).
-      if (!existsSync(target)) throw new Error(`import: ${path.resolve(target)}: no such file or directory`);
+      // A path that is not there is a usage error (exit 2), as for check and sync.
+      if (!existsSync(target)) throw new UsageError(`import: ${path.resolve(target)}: no such file or directory`);
       if (flags.label !== undefined) {
         const checked = SettableLabelSchema.safeParse(flags.label);
         if (!checked.success) throw new UsageError(`import: --label ${flags.label}: ${checked.error.issues[0]!.message}`);

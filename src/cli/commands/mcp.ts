@@ -8,6 +8,24 @@ import { BIN_PATH, CLIENT_FILES, MCP_CLIENTS, mcpClientConfig, type McpClient } 
 
 type McpOpts = Parameters<typeof mcpFaceOptions>[0] & { printConfig?: McpClient | true; label: string };
 
+/**
+ * Every serving flag given on this command line, as the client must pass it: walks
+ * the command's own options, so a flag added later is carried without a change here.
+ */
+export function servingArgs(cmd: Command): string[] {
+  const args: string[] = [];
+  for (const o of cmd.options) {
+    const key = o.attributeName();
+    if (key === 'printConfig' || cmd.getOptionValueSource(key) !== 'cli') continue;
+    const value: unknown = cmd.getOptionValue(key);
+    const flag = o.long ?? o.short!;
+    if (o.negate || value === true) args.push(flag);
+    else if (Array.isArray(value)) for (const v of value) args.push(flag, String(v));
+    else if (value !== false && value !== undefined) args.push(flag, String(value));
+  }
+  return args;
+}
+
 export function registerMcp(program: Command): void {
   addMcpFaceOptions(program.command('mcp'))
     .description('serve MCP over stdio (stdout is the protocol; logs go to stderr)')
@@ -17,9 +35,11 @@ export function registerMcp(program: Command): void {
       'after',
       `
 Desktop client config (\`promptd mcp --print-config\` prints it with your paths):
-  {"mcpServers":{"promptd":{"command":"node","args":["${BIN_PATH}","mcp"],
+  {"mcpServers":{"promptd":{"command":"${process.execPath}","args":["${BIN_PATH}","mcp"],
     "env":{"DATABASE_URL":"file:/absolute/path/to/promptd.db"}}}}
 
+The command is this node's absolute path (a client's PATH may have another node or none);
+serving flags given with --print-config (--label, --page-size, …) go into "args".
 Use the database \`promptd serve\` uses; \`promptd mcp\` never creates one.
 Where the entry goes:
 ${MCP_CLIENTS.map((c) => `  ${CLIENT_FILES[c]}`).join('\n')}
@@ -29,7 +49,7 @@ VS Code's file names the map "servers" (--print-config vscode).`,
       const face = mcpFaceOptions(opts);
       const config = configFrom(cmd);
       if (opts.printConfig) {
-        const extra = [...(opts.pageSize ? ['--page-size', opts.pageSize] : []), ...(opts.promptTools ? ['--prompt-tools'] : []), ...(opts.tools === false ? ['--no-tools'] : [])];
+        const extra = servingArgs(cmd);
         const client = opts.printConfig === true ? 'claude' : opts.printConfig;
         const db = portableDatabaseUrl(config.databaseUrl);
         process.stdout.write(`${JSON.stringify(mcpClientConfig(client, db.url, extra), null, 2)}\n`);
@@ -39,17 +59,21 @@ VS Code's file names the map "servers" (--print-config vscode).`,
       const db = await openDatabase(cmd, config, 'read', { quiet: true, missingHint: ' in the client config (`promptd mcp --print-config` prints the entry)' });
       const [{ openStore }, { createCore }, { runStdio }] = await Promise.all([import('../../db/store.js'), import('../../core/index.js'), import('../../mcp/stdio.js')]);
       const core = await createCore({ store: await openStore(config.databaseUrl, db.open) });
+      let n: number;
       try {
-        await core.catalog.open(opts.label);
+        // What this label's view serves, not production's.
+        n = (await core.catalog.open(opts.label)).size();
       } catch (e) {
         await core.close();
         // An unknown label is a usage error (exit 2) naming the known labels.
         if (isDomainError(e) && e.code === 'not_found') throw new UsageError(e.message);
         throw e;
       }
-      const n = core.catalog.size();
       note(`mcp: serving ${n} prompt${n === 1 ? '' : 's'} from ${db.where}${db.readOnly ? ' (read-only)' : ''}`);
-      if (n === 0) note('mcp: warning: no prompt has an active version here; activate some (`promptd import DIR --activate`, or the admin UI), or point DATABASE_URL at the database `promptd serve` uses');
+      if (n === 0) {
+        const what = opts.label === 'production' ? 'has an active version' : `carries the label ${opts.label}`;
+        note(`mcp: warning: no prompt ${what} here; ${opts.label === 'production' ? 'activate some (`promptd import DIR --activate`, or the admin UI)' : `set it on some (\`promptd import DIR --label ${opts.label}\`, or the admin UI)`}, or point DATABASE_URL at the database \`promptd serve\` uses`);
+      }
       await runStdio({ core, ...face, label: opts.label, maxSubscriptions: config.mcpMaxSubscriptions });
       await core.close();
     });

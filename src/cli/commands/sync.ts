@@ -69,7 +69,7 @@ Examples:
   $ promptd sync ./prompts --activate
   $ promptd sync .claude/commands --format claude-commands --label staging --watch`)
     .action(async (dir: string, flags: SyncFlags, cmd: Command) => {
-      if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`sync: ${path.resolve(dir)}: no such directory`);
+      if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`sync: ${path.resolve(dir)}: no such directory`);
       if (flags.label !== undefined) {
         const checked = SettableLabelSchema.safeParse(flags.label);
         if (!checked.success) throw new UsageError(`sync: --label ${flags.label}: ${checked.error.issues[0]!.message}`);

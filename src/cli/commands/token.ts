@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { withCore } from '../context.js';
 import { UsageError } from '../output.js';
 import { ROLES, isRole, type Role } from '../../core/access.js';
+import { SettableLabelSchema } from '../../core/schemas.js';
 import type { TokenSpec } from '../../core/services/token-service.js';
 import type { TokenInfo } from '../../core/types.js';
 
@@ -36,6 +37,9 @@ export function registerToken(program: Command): void {
       if (!o.mcp && (o.label !== undefined || o.tag !== undefined)) throw new UsageError('--label and --tag are for MCP tokens: add --mcp');
       if (o.mcp && o.role !== undefined) throw new UsageError('--role is for admin API tokens; an MCP token sees one label (and tags), never the admin API');
       if (o.role !== undefined && !isRole(o.role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+      // A label's spelling is the command line's fault (exit 2); whether it is known is the core's.
+      const label = o.label === undefined ? undefined : SettableLabelSchema.safeParse(o.label);
+      if (label && !label.success) throw new UsageError(`--label ${o.label}: ${label.error.issues[0]!.message}`);
       const spec: TokenSpec = o.mcp ? { kind: 'mcp', label: o.label, tags: o.tag ?? null } : { kind: 'admin', role: o.role as Role | undefined };
       await withCore(cmd, 'write', async (core) => {
         const { token: t, info } = await core.tokens.create(name, 'cli', { ...spec, mcpRatePerMinute: o.rateMcp, writeRatePerMinute: o.rateWrites });
@@ -64,6 +68,7 @@ export function registerToken(program: Command): void {
     .command('revoke <idOrPrefix>')
     .description('revoke a token by id or prefix (an ambiguous prefix revokes nothing); takes effect immediately')
     .action(async (idOrPrefix: string, _o: unknown, cmd: Command) => {
+      if (!idOrPrefix.trim()) throw new UsageError('token revoke: a token id or prefix is required (`promptd token list` shows them)');
       await withCore(cmd, 'write', async (core) => {
         const t = await core.tokens.revoke(idOrPrefix);
         process.stdout.write(`revoked token #${t.id} "${printable(t.name)}"\n`);
