@@ -77,6 +77,8 @@ describe('POST /prompts/{name}/versions/{n}/check', () => {
   });
 
   it('reports a failing version as 200 passed:false with the failing expectations', async () => {
+    // A check names a label that exists (an unknown one is 404: test/rest/unknown-labels.test.ts).
+    for (const label of ['staging', 'canary']) await ok(await call('PUT', `/prompts/other/labels/${label}`, { version: 1 }));
     const r = await ok(await call('POST', '/prompts/greet/versions/2/check', { label: 'staging' }));
     expect(r.passed).toBe(false);
     expect(r.label).toBe('staging');
