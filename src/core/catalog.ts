@@ -2,6 +2,7 @@
 // `latest`), the version that label points at for every unarchived prompt carrying it,
 // kept in memory so prompts/list and prompts/get never touch the database in the
 // steady state. Reloaded per prompt and per view from the change log.
+import { unknownLabel } from './known-labels.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { CursorCodec } from './cursor.js';
 import { DomainError } from './errors.js';
@@ -470,7 +471,7 @@ export function createServedCatalog({ source, feed, resolver, cursors }: { sourc
       if (!views.get(label)?.loaded) {
         const known = await knownLabels();
         if (!known.includes(label)) {
-          throw new DomainError('not_found', `label "${label}" is not known; known labels: ${known.join(', ')}`, [{ path: 'label', message: `unknown; known: ${known.join(', ')}` }]);
+          throw unknownLabel(label, known);
         }
       }
       const v = label === PRODUCTION ? production : viewOf(label);

@@ -1,6 +1,7 @@
 // The domain core: no Hono, no MCP SDK, no Prisma. Faces get every use case from
 // createCore(); storage comes in through the Store port (src/core/ports.ts), built
 // by src/db/store.ts in the composition roots.
+import { createKnownLabels } from './known-labels.js';
 import { randomBytes } from 'node:crypto';
 import { createCursorCodec } from './cursor.js';
 import { createChangeFeed } from './change-feed.js';
@@ -76,18 +77,19 @@ export async function createCore(opts: CoreOptions) {
   const resolver = createResourceResolver(store.read);
   feed.subscribe((events) => resolver.invalidate(events));
   const catalog = createServedCatalog({ source: store.served, feed, resolver, cursors });
+  const knownLabels = createKnownLabels(() => catalog.knownLabels());
   const policy = createLabelPolicy(opts.protectedLabels ?? protectedLabelsFrom(process.env.PROMPTD_PROTECTED_LABELS));
   const checkRender = opts.checks?.render ?? includeCheckRender;
   const regex = opts.checks?.regex ?? sharedRegexRunner;
   policy.gate = createMoveGate({ render: checkRender, dependents: opts.checks?.dependents ?? includeDependents, regex });
   await feed.start();
   const prompts = createPromptService({
-    store, cursors, feed, resolver, policy, includes: (label) => catalog.includes(label), bin: { retentionDays: opts.deletedRetentionDays ?? retentionFromEnv(), now: opts.now }, searchScanLimit: opts.searchScanLimit,
+    store, cursors, feed, resolver, policy, knownLabels, includes: (label) => catalog.includes(label), bin: { retentionDays: opts.deletedRetentionDays ?? retentionFromEnv(), now: opts.now }, searchScanLimit: opts.searchScanLimit,
     // Called by list() only, after createCore returned (`usage` is made below).
     recentUse: () => usage.pendingLastServed(),
   });
   const tokenUse = createTokenUseLog({ store, now: opts.now, onError: opts.onError });
-  const tokens = createTokenService({ store, envToken: opts.adminToken, now: opts.now, onError: opts.onError, uses: tokenUse, feed });
+  const tokens = createTokenService({ store, envToken: opts.adminToken, now: opts.now, onError: opts.onError, uses: tokenUse, feed, knownLabels });
   const clock = opts.now ? () => opts.now!().getTime() : () => Date.now();
   const rateLimits = await createRateLimitSettings({ store, feed, now: clock, onError: opts.onError });
   const rateLimiter = createRateLimiter({ limits: rateLimits.current, now: clock, maxBuckets: opts.maxRateBuckets });
@@ -116,9 +118,11 @@ export async function createCore(opts: CoreOptions) {
     served: createServedReads({ read: store.read, catalog, resolver, feed }),
     prompts,
     /** A version's lint and test cases (docs/contracts.md, Test cases and checks). */
-    checks: createCheckService({ read: store.read, render: checkRender, regex }),
+    checks: createCheckService({ read: store.read, render: checkRender, regex, knownLabels }),
     /** Release labels: per-prompt pointers, the label list and promotion. */
-    labels: createLabelService({ store, feed, policy }),
+    labels: createLabelService({ store, feed, policy, knownLabels }),
+    /** Labels that exist (carried by a prompt, or production/latest): the one check of a label a caller names. */
+    knownLabels,
     resources: createResourceService({ store, cursors, feed }),
     tokens,
     /** Audit: each credential's first use per face and hour, as `token.used` change events. */

@@ -401,8 +401,10 @@ export interface WebhookRepository {
   /** The last change log id matched against webhooks (null before the first scan). */
   cursor(): Promise<number | null>;
   setCursor(eventId: number): Promise<void>;
-  /** Pending deliveries of active webhooks due at `now`, oldest first. */
-  due(now: Date, limit: number): Promise<{ id: number; attempts: number }[]>;
+  /** Pending deliveries of active webhooks due at `now`, oldest first; of one webhook if given. */
+  due(now: Date, limit: number, webhookId?: number): Promise<{ id: number; attempts: number }[]>;
+  /** The active webhooks that have a delivery due at `now`. */
+  dueWebhooks(now: Date): Promise<number[]>;
   /**
    * Takes one attempt of a due delivery: counts the attempt and pushes nextAttemptAt to
    * `leaseUntil`, only if it is still pending, due and at `attempts`. False when another

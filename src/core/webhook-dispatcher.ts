@@ -6,6 +6,9 @@
 // conditional update (attempts and nextAttemptAt pushed ahead as a lease), so two
 // instances on one database never send the same attempt, and a crashed sender's
 // claim simply expires. The writes that caused an event never wait for any of this.
+// Each webhook sends on its own lane (at most IN_FLIGHT_PER_WEBHOOK attempts in flight,
+// refilled as each one ends), so a receiver that hangs holds up only its own deliveries,
+// never another webhook's or the matching of new events.
 import type { ChangeFeed } from './change-feed.js';
 import type { DeliveryOutcome, Store } from './ports.js';
 import type { ChangeEvent } from './types.js';
@@ -29,7 +32,8 @@ export const LEASE_MS = 60 * S;
 /** Delivered and failed deliveries are kept this long in the delivery log. */
 export const RETENTION_MS = 30 * 24 * 60 * MIN;
 const SCAN_BATCH = 500;
-const SEND_BATCH = 10;
+/** Attempts one webhook may have in flight: a hung receiver holds at most this many sockets. */
+export const IN_FLIGHT_PER_WEBHOOK = 4;
 
 export interface WebhookPayload {
   /** the change log id: the same event has the same id in every delivery and retry */
@@ -149,32 +153,81 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
     await store.write((tx) => tx.webhooks.finish(id, attempt, outcome));
   }
 
-  /** Claims and sends the deliveries that are due; returns how many attempts were made. */
-  async function sendDue(): Promise<number> {
-    const t = now();
-    const due = await store.read.webhooks.due(t, SEND_BATCH);
-    if (!due.length) return 0;
-    const leaseUntil = new Date(t.getTime() + LEASE_MS);
-    const claimed = await store.write(async (tx) => {
-      const mine: { id: number; attempt: number }[] = [];
-      for (const d of due) if (await tx.webhooks.claim(d.id, d.attempts, t, leaseUntil)) mine.push({ id: d.id, attempt: d.attempts + 1 });
-      return mine;
-    });
-    await Promise.all(claimed.map((c) => attemptOne(c.id, c.attempt).catch(onError)));
-    return claimed.length;
+  // One lane per webhook with due deliveries: its attempts in flight, and the fill in progress.
+  interface Lane { inFlight: number; filling: Promise<void> | undefined; again: boolean }
+  const lanes = new Map<number, Lane>();
+  const sends = new Set<Promise<void>>();
+  let attemptsMade = 0;
+
+  /** Claims due deliveries of one webhook up to its free in-flight slots and starts them (does not wait for them). */
+  function fill(webhookId: number): Promise<void> {
+    let lane = lanes.get(webhookId);
+    if (!lane) lanes.set(webhookId, (lane = { inFlight: 0, filling: undefined, again: false }));
+    const l = lane;
+    if (l.filling) {
+      l.again = true; // a slot freed or new deliveries came while this fill queried: look once more
+      return l.filling;
+    }
+    l.filling = (async () => {
+      do {
+        l.again = false;
+        const free = IN_FLIGHT_PER_WEBHOOK - l.inFlight;
+        if (free <= 0 || stopped) return;
+        const t = now();
+        const due = await store.read.webhooks.due(t, free, webhookId);
+        if (!due.length) return;
+        const leaseUntil = new Date(t.getTime() + LEASE_MS);
+        const claimed = await store.write(async (tx) => {
+          const mine: { id: number; attempt: number }[] = [];
+          for (const d of due) if (await tx.webhooks.claim(d.id, d.attempts, t, leaseUntil)) mine.push({ id: d.id, attempt: d.attempts + 1 });
+          return mine;
+        });
+        for (const c of claimed) launch(webhookId, l, c);
+        if (due.length === free) l.again = true; // more may be due (or another instance took some)
+      } while (l.again);
+    })()
+      .catch(onError)
+      .finally(() => {
+        l.filling = undefined;
+        if (!l.inFlight && lanes.get(webhookId) === l) lanes.delete(webhookId);
+      });
+    return l.filling;
   }
 
-  /** One full pass: match every new event, send what is due, prune old log entries hourly. */
-  async function tick(): Promise<TickResult> {
+  function launch(webhookId: number, l: Lane, c: { id: number; attempt: number }) {
+    l.inFlight++;
+    attemptsMade++;
+    const p: Promise<void> = attemptOne(c.id, c.attempt)
+      .catch(onError)
+      .finally(() => {
+        l.inFlight--;
+        sends.delete(p);
+        if (!stopped) void fill(webhookId); // the freed slot takes this webhook's next due delivery
+        else if (!l.inFlight && !l.filling && lanes.get(webhookId) === l) lanes.delete(webhookId);
+      });
+    sends.add(p);
+  }
+
+  /** Matches every new event, starts what is due on each webhook's lane, prunes old log entries hourly. */
+  async function pass(): Promise<number> {
     let scanned = 0;
     for (let n; (n = await scan()) > 0; ) scanned += n;
-    const attempts = await sendDue();
+    await Promise.all((await store.read.webhooks.dueWebhooks(now())).map(fill));
     const t = now().getTime();
     if (t - lastPrune > 60 * MIN) {
       lastPrune = t;
       await store.write((tx) => tx.webhooks.prune(new Date(t - RETENTION_MS)));
     }
-    return { scanned, attempts };
+    return scanned;
+  }
+
+  /** One pass, then waits for the attempts it started and those their freed slots started. */
+  async function tick(): Promise<TickResult> {
+    const before = attemptsMade;
+    const scanned = await pass();
+    const busy = () => [...sends, ...[...lanes.values()].flatMap((l) => (l.filling ? [l.filling] : []))];
+    for (let b = busy(); b.length; b = busy()) await Promise.all(b);
+    return { scanned, attempts: attemptsMade - before };
   }
 
   let timer: NodeJS.Timeout | undefined;
@@ -199,8 +252,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
       do {
         again = false;
         try {
-          const r = await tick();
-          if (r.attempts === SEND_BATCH) again = true; // more may be due
+          await pass(); // sends go on in their lanes; matching new events never waits for them
         } catch (e) {
           onError(e);
         }
@@ -226,6 +278,10 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
     async idle() {
       while (running) await running;
     },
+    /** Attempts in flight per webhook id, for tests and diagnostics. */
+    inFlight(): Map<number, number> {
+      return new Map([...lanes].map(([id, l]) => [id, l.inFlight]));
+    },
     /** Stops; in-flight sends are abandoned (their claims expire and they are retried). */
     async stop() {
       stopped = true;
@@ -233,6 +289,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
       unsubscribe?.();
       abort.abort();
       await running;
+      await Promise.all([...sends]);
     },
   };
 }

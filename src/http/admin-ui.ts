@@ -24,7 +24,10 @@ export function adminUi(dir = path.join(projectRoot, 'admin', 'dist')) {
     const file = path.resolve(root, rel || 'index.html');
     // Inside the UI directory only (a sibling such as dist-x shares the prefix, not the separator).
     if (file !== root && !file.startsWith(root + path.sep)) return c.notFound();
-    const target = (await stat(file).catch(() => null))?.isFile() ? file : path.join(dir, 'index.html');
+    const exists = (await stat(file).catch(() => null))?.isFile() ?? false;
+    // A missing asset is a 404: index.html served as JavaScript only hides a stale or wrong build.
+    if (!exists && (rel === 'assets' || rel.startsWith('assets/'))) return c.notFound();
+    const target = exists ? file : path.join(dir, 'index.html');
     const body = await readFile(target).catch(() => null);
     if (!body) return c.text('The admin UI is not built. Run `npm run build:admin`.', 503);
     const type = TYPES[path.extname(target)] ?? 'application/octet-stream';

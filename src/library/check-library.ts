@@ -2,13 +2,14 @@
 // before they are imported (CI on a prompt repository). No database: each file is read
 // and validated as `promptd import` reads it (readLibrary), and each version is
 // rendered by the core's renderer against the library's own resources.yaml.
+import { createKnownLabels } from '../core/known-labels.js';
 import { createResourceResolver } from '../core/resource-resolver.js';
 import { renderVersion } from '../core/render.js';
 import { runChecks, versionFromInput, type CheckReport } from '../core/checks/run-checks.js';
 import { createRegexRunner } from '../core/checks/regex-runner.js';
 import type { FieldError } from '../core/errors.js';
 import type { IncludeContext } from '../core/render-includes.js';
-import { PRODUCTION } from '../core/schemas.js';
+import { LATEST, PRODUCTION } from '../core/schemas.js';
 import { readLibrary, type ParsedLibrary } from './read-library.js';
 import type { ReadLimits } from './safe-read.js';
 
@@ -76,6 +77,10 @@ function libraryIncludes(lib: ParsedLibrary, label: string): IncludeContext {
 
 export async function checkLibrary(target: string, opts: { label?: string; limits?: ReadLimits } = {}): Promise<LibraryCheckReport> {
   const lib = readLibrary(target, opts.limits);
+  // A label the files never name would resolve every include as production's: a typo
+  // ("stagign") would pass silently. The known ones are the files' labels (and production, latest).
+  const named = new Set(lib.prompts.flatMap((p) => Object.keys(p.labels ?? {})));
+  await createKnownLabels(async () => [...new Set([PRODUCTION, LATEST, ...named])].sort()).require(opts.label ?? PRODUCTION);
   const resolver = createResourceResolver(libraryResources(lib));
   const regex = createRegexRunner();
   const versions: LibraryCheckReport['versions'] = [];

@@ -8,7 +8,7 @@ import { ERROR_TABLE, isDomainError } from '../core/errors.js';
 export type ErrorLog = (msg: string, e: unknown) => void;
 
 export function toMcpError(e: unknown, log: ErrorLog): McpError {
-  if (e instanceof McpError) return e;
+  if (e instanceof McpError) return plain(e, unprefixed(e));
   if (isDomainError(e)) {
     const code = ERROR_TABLE[e.code].jsonRpc;
     if (code === ErrorCode.InternalError) {
@@ -27,6 +27,16 @@ export function toMcpError(e: unknown, log: ErrorLog): McpError {
 function plain(err: McpError, message: string): McpError {
   err.message = message;
   return err;
+}
+
+function unprefixed(e: McpError): string {
+  const prefix = `MCP error ${e.code}: `;
+  return e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+}
+
+/** An McpError whose message is just `message` on the wire (the client adds its own prefix). */
+export function mcpError(code: number, message: string, data?: unknown): McpError {
+  return plain(new McpError(code, message, data), message);
 }
 
 /** Wraps a request handler so every failure leaves as a mapped McpError. */

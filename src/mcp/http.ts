@@ -27,6 +27,8 @@ import { createMcpAuth, type McpAuth, type McpPrincipal } from './mcp-auth.js';
 import { fastDispatchFor, type FastDispatch, type FastPathDeps } from './fast-path.js';
 import type { McpSessionAuth } from '../core/mcp-scope.js';
 
+const MCP_METHODS = new Set(['GET', 'POST', 'DELETE']);
+
 export interface McpHttpLogger {
   info(...a: unknown[]): void;
   error(...a: unknown[]): void;
@@ -277,6 +279,8 @@ export function createMcpHttpApp(opts: McpHttpOptions): McpHttpApp {
   app.all('/', async (c) => {
     const refused = rebinding(c);
     if (refused) return refused;
+    // Streamable HTTP has GET, POST and DELETE; anything else is 405 with Allow, as the SDK answers, not "session id required".
+    if (!MCP_METHODS.has(c.req.method)) return c.json({ jsonrpc: '2.0', error: { code: -32000, message: `Method not allowed: ${c.req.method} (allowed: GET, POST, DELETE)` }, id: null }, 405, { allow: 'GET, POST, DELETE' });
     const principal = await admission(c);
     if (principal instanceof Response) return principal;
     const id = c.req.header('mcp-session-id');

@@ -24,7 +24,7 @@ import { scopedView, type ServedPrompt } from '../core/catalog.js';
 import { seesResources, type McpSessionAuth } from '../core/mcp-scope.js';
 import { isSafeIconSrc } from '../core/uri-schemes.js';
 import { LIMITS } from '../core/schemas.js';
-import { guarded, type ErrorLog } from './errors.js';
+import { guarded, mcpError, type ErrorLog } from './errors.js';
 import { notifierFor, type Session } from './notifier.js';
 import { shapeByNegotiatedVersion } from './protocol-shape.js';
 import { registerTools } from './tools.js';
@@ -147,7 +147,7 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
       } else {
         const templates = resourcesVisible ? await core.resolver.templates() : [];
         if (!templates.some((t) => t.template.uriTemplate === ref.uri)) {
-          throw new McpError(ErrorCode.InvalidParams, `no resource template "${ref.uri}" (resources/templates/list shows them)`);
+          throw mcpError(ErrorCode.InvalidParams, `no resource template "${ref.uri}" (resources/templates/list shows them)`);
         }
         result = await core.completeResource(ref.uri, argument.name, argument.value, known);
       }
@@ -199,7 +199,7 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
       // A bound resource reads exactly like a missing one: its existence is not disclosed.
       const r = resourcesVisible ? await core.resolver.resolvePublic(uri) : null;
       // -32602 per SEP-2164 (and what the TypeScript SDK's McpServer sends).
-      if (!r) throw new McpError(ErrorCode.InvalidParams, `resource "${uri}" not found: it is not a stored resource and matches no resource template`, { uri });
+      if (!r) throw mcpError(ErrorCode.InvalidParams, `resource "${uri}" not found: it is not a stored resource and matches no resource template`, { uri });
       const content = r.blob !== undefined ? { uri: r.uri, mimeType: r.mimeType, blob: r.blob } : { uri: r.uri, mimeType: r.mimeType, text: r.text ?? '' };
       return { contents: [content] };
     }),
@@ -213,13 +213,13 @@ export function createMcpServer({ core, pageSize = DEFAULT_PAGE_SIZE, log = defa
       // a bound resource is as absent here as in resources/read.
       const { uri } = req.params;
       if (session.subscriptions.has(uri)) return {};
-      if (uri.length > LIMITS.uriLength) throw new McpError(ErrorCode.InvalidParams, `uri: at most ${LIMITS.uriLength} characters`);
+      if (uri.length > LIMITS.uriLength) throw mcpError(ErrorCode.InvalidParams, `uri: at most ${LIMITS.uriLength} characters`);
       const full = () => session.subscriptions.size >= maxSubscriptions;
-      const tooMany = () => new McpError(ErrorCode.InvalidParams, `this session already holds ${maxSubscriptions} subscriptions, the limit: resources/unsubscribe one first`);
+      const tooMany = () => mcpError(ErrorCode.InvalidParams, `this session already holds ${maxSubscriptions} subscriptions, the limit: resources/unsubscribe one first`);
       if (full()) throw tooMany();
       const templates = resourcesVisible ? await core.resolver.templates() : [];
       if (!templates.some(({ matcher }) => matcher.match(uri)) && !(resourcesVisible && (await core.resolver.resolvePublic(uri)))) {
-        throw new McpError(ErrorCode.InvalidParams, `resource "${uri}" not found: only stored resources and URIs matching a resource template can be subscribed`, { uri });
+        throw mcpError(ErrorCode.InvalidParams, `resource "${uri}" not found: only stored resources and URIs matching a resource template can be subscribed`, { uri });
       }
       // Concurrent subscribes may have filled the set while we looked the URI up.
       if (full()) throw tooMany();
@@ -289,10 +289,7 @@ function wrapHandlers(handlers: Map<string, RequestHandler>): void {
         const issues = (e as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
         if (!(e instanceof McpError) && Array.isArray(issues)) {
           const detail = issues.map((i) => `${i.path.map(String).join('.') || '(request)'}: ${i.message}`).join('; ');
-          // McpError prefixes its message with "MCP error -32602: ", and clients add it again.
-          const err = new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${detail}`);
-          err.message = `Invalid params for ${method}: ${detail}`;
-          throw err;
+          throw mcpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${detail}`);
         }
         throw e;
       }

@@ -18,7 +18,7 @@ import type { Argument, RenderedContent, RenderedPrompt } from '../core/types.js
 import { ERROR_TABLE, isDomainError } from '../core/errors.js';
 import { PRODUCTION } from '../core/schemas.js';
 import { argumentsJsonSchema, type ArgumentValue } from '../core/arguments.js';
-import { guarded, toMcpError, type ErrorLog } from './errors.js';
+import { guarded, mcpError, toMcpError, type ErrorLog } from './errors.js';
 import type { UsageTracker } from './usage.js';
 
 export const LIST_PROMPTS = 'list_prompts';
@@ -157,7 +157,7 @@ export function registerTools(server: Server, { core, catalog = core.catalog.vie
       const cursor = req.params?.cursor;
       const tools: Tool[] = cursor === undefined ? [LIST_PROMPTS_TOOL, GET_PROMPT_TOOL] : [];
       if (!promptTools) {
-        if (cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, 'invalid cursor: tools/list has a single page here');
+        if (cursor !== undefined) throw mcpError(ErrorCode.InvalidParams, 'invalid cursor: tools/list has a single page here');
         return { tools };
       }
       const page = catalog.list({ cursor, limit: pageSize });
@@ -190,7 +190,7 @@ export function registerTools(server: Server, { core, catalog = core.catalog.vie
         return render(args.name, values as Record<string, unknown>);
       }
       if (promptTools && catalog.find(name)) return render(name, args);
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}" (tools/list shows the tools)`);
+      throw mcpError(ErrorCode.InvalidParams, `unknown tool "${name}" (tools/list shows the tools)`);
     }),
   );
 }

@@ -19,7 +19,13 @@ export function problemResponse(c: Context, status: number, title: string, detai
 }
 
 export function zodToFieldErrors(error: ZodError, prefix?: string): FieldError[] {
-  return error.issues.map((i) => ({ path: formatPath(prefix ? [prefix, ...i.path] : i.path) || '(body)', message: i.message }));
+  // z.int() adds its own safe-integer bound: 1e99 failed it and our .max() alike, two
+  // errors for one number. Drop zod's bound when the same field has another issue.
+  const paths = error.issues.map((i) => formatPath(prefix ? [prefix, ...i.path] : i.path) || '(body)');
+  const implicit = (i: ZodError['issues'][number]) =>
+    (i.code === 'too_big' && Number(i.maximum) === Number.MAX_SAFE_INTEGER) || (i.code === 'too_small' && Number(i.minimum) === Number.MIN_SAFE_INTEGER);
+  return error.issues.flatMap((i, n) =>
+    implicit(i) && error.issues.some((o, m) => m !== n && paths[m] === paths[n] && !implicit(o)) ? [] : [{ path: paths[n]!, message: i.message }]);
 }
 
 const codeOfStatus = (status: number): ErrorCode | undefined =>

@@ -13,8 +13,14 @@ export const validationHook: Hook<any, any, any, any> = (result, c) => {
   if (target === 'json') errors = mergeFieldErrors(errors, semanticErrorsOf((result as { data?: unknown }).data));
   const detail = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
   if (target === 'json') throw new DomainError('validation', `the request body is invalid: ${detail}`, errors);
-  if (target === 'param' && errors.some((e) => e.path === 'name')) throw new DomainError('validation', `invalid prompt name: ${detail}`, errors);
-  if (target === 'param' && errors.some((e) => e.path === 'label' || e.path === 'from')) throw new DomainError('validation', `invalid label: ${detail}`, errors);
+  if (target === 'param') {
+    // "invalid label "Bad!": a label is …", not "invalid label: label: a label is …".
+    const raw = ((result as { data?: Record<string, unknown> }).data ?? {}) as Record<string, unknown>;
+    const said = (e: { path: string; message: string }, noun: string) => `${noun} ${JSON.stringify(String(raw[e.path] ?? '').slice(0, 80))}: ${e.message}`;
+    const named = (e: { path: string; message: string }) =>
+      e.path === 'name' ? said(e, 'invalid prompt name') : e.path === 'label' || e.path === 'from' ? said(e, 'invalid label') : `${e.path}: ${e.message}`;
+    if (errors.some((e) => ['name', 'label', 'from'].includes(e.path))) throw new DomainError('validation', errors.map(named).join('; '), errors);
+  }
   void c;
   throw new DomainError('bad_request', `invalid request: ${detail}`, errors);
 };

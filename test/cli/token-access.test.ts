@@ -2,7 +2,7 @@
 // (docs/access.md): the role and scope are stored, listed, and enforced.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../../src/db/create-db.js';
-import { coreOn, tempDbUrl } from '../helpers/db.js';
+import { actor, coreOn, tempDbUrl } from '../helpers/db.js';
 import { assertBuilt, promptd } from './helpers.js';
 
 describe('promptd token create: roles and MCP tokens', () => {
@@ -11,6 +11,14 @@ describe('promptd token create: roles and MCP tokens', () => {
     assertBuilt();
     url = await tempDbUrl();
     await migrateDatabase(url);
+    // An MCP token's label must exist (#37.4): a prompt carries staging.
+    const core = await coreOn(url);
+    try {
+      await core.prompts.create({ name: 'greet', arguments: [], messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] } as never, actor);
+      await core.labels.set('greet', 'staging', 1, actor);
+    } finally {
+      await core.close();
+    }
   });
 
   it('--role, --mcp --label --tag, and usage errors', async () => {

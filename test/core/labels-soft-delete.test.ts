@@ -35,7 +35,9 @@ describe('labels and soft delete', () => {
     expect(views[1]!.find('kept')).toBeDefined();
     expect(changed.at(-1)).toEqual(['canary', 'latest', 'production', 'staging']);
     expect((await core.labels.summary()).items).toEqual([{ label: 'production', prompts: 1 }, { label: 'staging', prompts: 1 }]);
-    expect((await core.prompts.list({ label: 'canary' })).items).toEqual([]);
+    // Only the deleted prompt carried canary: it is no longer a known label (#37.4).
+    await expect(core.prompts.list({ label: 'canary' })).rejects.toMatchObject({ code: 'not_found', message: 'label "canary" is not known; known labels: latest, production, staging' });
+    expect((await core.prompts.list({ label: 'canary', deleted: true })).items.map((p) => p.name)).toEqual(['binned']);
     // A promotion does not touch the deleted prompt's pointers.
     expect((await core.labels.promote('staging', { to: 'production', dryRun: true }, actor)).changes.map((c) => c.prompt)).toEqual([]);
     expect(await core.catalog.knownLabels()).not.toContain('canary');

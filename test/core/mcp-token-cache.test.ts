@@ -49,10 +49,10 @@ describe('MCP token cache', () => {
   });
 
   it('a token is read from the database once, then served from memory', async () => {
-    const { token } = await a.tokens.create('kept', 'test', { kind: 'mcp', label: 'staging' });
+    const { token } = await a.tokens.create('kept', 'test', { kind: 'mcp', label: 'production' });
     await a.feed.poke();
     const { service, reads } = countedService(storeA, a.feed);
-    for (let i = 0; i < 5; i++) expect(await service.authenticateMcp(token)).toMatchObject({ tokenName: 'kept', scope: { label: 'staging' } });
+    for (let i = 0; i < 5; i++) expect(await service.authenticateMcp(token)).toMatchObject({ tokenName: 'kept', scope: { label: 'production' } });
     expect(reads.n).toBe(1);
     // Unknown tokens are not kept (a client guessing cannot fill the memory).
     for (let i = 0; i < 3; i++) expect(await service.authenticateMcp(`pdm_nope${i}`)).toBeNull();

@@ -2,12 +2,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { migrateDatabase } from '../../src/db/create-db.js';
 import { openStore, type DbStore } from '../../src/db/store.js';
 import { createCore, type Core } from '../../src/core/index.js';
-import { createWebhookDispatcher, LEASE_MS, MAX_ATTEMPTS, RETRY_SCHEDULE_MS, type WebhookPayload } from '../../src/core/webhook-dispatcher.js';
+import { createWebhookDispatcher, IN_FLIGHT_PER_WEBHOOK, LEASE_MS, MAX_ATTEMPTS, RETRY_SCHEDULE_MS, type WebhookPayload } from '../../src/core/webhook-dispatcher.js';
 import { eventNameProblem, labelsOf, matches, subscribes } from '../../src/core/webhooks/events.js';
 import { signatureOf, verifySignature } from '../../src/core/webhooks/signature.js';
 import type { ChangeEvent } from '../../src/core/types.js';
 import { actor, tempDbUrl, TEST_DB } from '../helpers/db.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { waitFor } from '../helpers/spawn.js';
 
 // An injected clock, a day ahead of real time so rows the services stamp with the
 // real time are always due; tests move it explicitly instead of sleeping.
@@ -174,6 +175,42 @@ describe(`dispatcher (${TEST_DB})`, () => {
     await main.core.prompts.create(prompt('hung'), actor);
     await createWebhookDispatcher({ store: main.store, now, allowPrivate: true, timeoutMs: 100 }).tick();
     expect((await main.core.webhooks.deliveries(webhook.id)).items[0]).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: null, lastError: 'no response within 0.1 s' });
+  });
+
+  // #36.10: sends were batches of 10 due deliveries across all webhooks, awaited together,
+  // so three hooks at a host that never answers held every batch for the whole timeout
+  // (the healthy hook had 9 of 30 events after 45 s). Each webhook now has its own lane.
+  it('a receiver that never answers delays only its own webhooks: a healthy one gets all 30 events while those stay pending', { timeout: 60_000 }, async () => {
+    const dead = await startReceiver();
+    dead.state.hang = true;
+    // The hung sends would end after ten minutes: nothing below waits for them.
+    const d = createWebhookDispatcher({ store: main.store, feed: main.core.feed, now, allowPrivate: true, timeoutMs: 600_000, pollMs: 50 });
+    try {
+      const hung = [];
+      for (const i of [1, 2, 3]) hung.push((await main.core.webhooks.create({ url: `${dead.url}?${i}`, events: ['prompt.created'] }, actor)).webhook);
+      const { webhook: healthy } = await main.core.webhooks.create({ url: rx.url, events: ['prompt.created'] }, actor);
+      d.start();
+      const names = Array.from({ length: 30 }, (_, i) => `dead-host-${i}`);
+      for (const n of names) await main.core.prompts.create(prompt(n), actor);
+      await waitFor(async () => {
+        const { items } = await main.core.webhooks.deliveries(healthy.id, { limit: 100 });
+        return items.length === 30 && items.every((x) => x.status === 'delivered');
+      }, 30_000, 'all 30 deliveries of the healthy webhook');
+      expect(rx.requests.map((r) => bodyOf(r).key).sort()).toEqual([...names].sort());
+      // Each hung webhook holds its in-flight slots and no more; its deliveries are pending.
+      await dead.received(3 * IN_FLIGHT_PER_WEBHOOK);
+      expect(dead.requests).toHaveLength(3 * IN_FLIGHT_PER_WEBHOOK);
+      for (const h of hung) {
+        expect(d.inFlight().get(h.id)).toBe(IN_FLIGHT_PER_WEBHOOK);
+        const { items } = await main.core.webhooks.deliveries(h.id, { limit: 100 });
+        expect(items).toHaveLength(30);
+        expect(items.every((x) => x.status === 'pending' && x.lastError === null)).toBe(true);
+        expect(items.filter((x) => x.attempts === 1)).toHaveLength(IN_FLIGHT_PER_WEBHOOK);
+      }
+    } finally {
+      await d.stop();
+      await dead.close();
+    }
   });
 
   it('a ping goes to its webhook alone, even past "*" subscribers', async () => {

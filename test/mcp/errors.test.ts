@@ -39,4 +39,29 @@ describe('MCP error mapping', () => {
     await mcp.close();
     core.feed.stop();
   });
+
+  // #37.12: the server's own McpErrors were sent with the SDK's "MCP error <code>: "
+  // prefix already in the message, and the SDK client added it a second time.
+  it('tools/call, resources/read, resources/subscribe and completion errors carry the prefix once', async () => {
+    const core = await newCore();
+    await createPrompt(core, textPrompt('a'));
+    const mcp = await connect(core);
+    const tool = await rpcError(mcp.client.callTool({ name: 'nope', arguments: {} }));
+    expect(tool).toMatchObject({ code: -32602, message: 'MCP error -32602: unknown tool "nope" (tools/list shows the tools)' });
+    const read = await rpcError(mcp.client.readResource({ uri: 'promptd://nope' }));
+    expect(read.code).toBe(-32602);
+    expect(read.message).toBe('MCP error -32602: resource "promptd://nope" not found: it is not a stored resource and matches no resource template');
+    const sub = await rpcError(mcp.client.subscribeResource({ uri: 'promptd://nope' }));
+    expect(sub.message).toMatch(/^MCP error -32602: resource "promptd:\/\/nope" not found/);
+    const complete = await rpcError(mcp.client.complete({ ref: { type: 'ref/resource', uri: 'x://{y}' }, argument: { name: 'y', value: '' } }));
+    expect(complete.message).toBe('MCP error -32602: no resource template "x://{y}" (resources/templates/list shows them)');
+    await mcp.close();
+    core.feed.stop();
+  });
+
+  it('an McpError passed through toMcpError loses the SDK prefix', async () => {
+    const { McpError } = await import('@modelcontextprotocol/sdk/types.js');
+    const e = toMcpError(new McpError(-32602, 'bad cursor'), () => {});
+    expect([e.code, e.message]).toEqual([-32602, 'bad cursor']);
+  });
 });

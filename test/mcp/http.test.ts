@@ -125,6 +125,18 @@ describe('MCP over Streamable HTTP', () => {
     expect((await fetch(`${srv.base}/mcp`, { headers: { accept: 'text/event-stream' } })).status).toBe(400);
   });
 
+  // #37.13: PUT /mcp was answered 400 "Mcp-Session-Id header is required".
+  it('a method streamable HTTP does not have → 405 with Allow, with or without a session id', async () => {
+    for (const method of ['PUT', 'PATCH']) {
+      for (const headers of [{}, { 'mcp-session-id': 'no-such-session' }] as Record<string, string>[]) {
+        const res = await fetch(`${srv.base}/mcp`, { method, headers: { ...postHeaders, ...headers }, body: '{}' });
+        expect(res.status).toBe(405);
+        expect(res.headers.get('allow')).toBe('GET, POST, DELETE');
+        expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: `Method not allowed: ${method} (allowed: GET, POST, DELETE)` }, id: null });
+      }
+    }
+  });
+
   it('a POST that is not initialize and has no session leaves no session behind', async () => {
     const before = srv.mcp.sessionCount();
     const res = await fetch(`${srv.base}/mcp`, { method: 'POST', headers: postHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });

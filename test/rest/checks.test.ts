@@ -77,6 +77,8 @@ describe('POST /prompts/{name}/versions/{n}/check', () => {
   });
 
   it('reports a failing version as 200 passed:false with the failing expectations', async () => {
+    // A check names a label that exists (an unknown one is 404: test/rest/unknown-labels.test.ts).
+    for (const label of ['staging', 'canary']) await ok(await call('PUT', `/prompts/other/labels/${label}`, { version: 1 }));
     const r = await ok(await call('POST', '/prompts/greet/versions/2/check', { label: 'staging' }));
     expect(r.passed).toBe(false);
     expect(r.label).toBe('staging');
@@ -99,7 +101,7 @@ describe('the gate on protected labels', () => {
   it('refuses moving production to a failing version (409 listing the failures) on every path; other labels move freely', async () => {
     const setRefused = await problem(await call('PUT', '/prompts/greet/labels/production', { version: 2 }), 409);
     expect(setRefused.errors).toEqual([{ path: 'greet@2.tests[0]', message: expect.stringMatching(/test case "greets Ada" fails: the output does not contain "Hello, Ada"/) }]);
-    expect(setRefused.detail).toMatch(/moving production is refused/);
+    expect(setRefused.detail).toMatch(/^moving production is refused: 1 check failed \(greet@2\.tests\[0\]: /);
     const activateRefused = await problem(await call('PUT', '/prompts/greet/active', { version: 2 }), 409);
     expect(activateRefused.errors?.[0]?.path).toBe('greet@2.tests[0]');
     // A new version with activate: true is refused whole: no version 3 is left behind.
@@ -150,5 +152,16 @@ describe('the gate on protected labels', () => {
     expect(byPrompt.greet).toMatchObject({ label: 'production', source: 'staging', forced: true });
     expect(byPrompt.other.forced).toBeUndefined();
     expect((await ok(await call('GET', '/prompts/other'))).activeVersion).toBe(2);
+  });
+});
+
+// #37.13: the refusal said "1 check fail"; now "1 check failed" / "N checks failed".
+describe('the refusal counts its failures in words', () => {
+  it('"2 checks failed" for two failing test cases', async () => {
+    const fails = (name: string) => ({ name, arguments: { who: 'Ada' }, expect: [{ contains: 'never there' }] });
+    await ok(await call('POST', '/prompts', { name: 'twice-failing', ...version('Hi {{who}}', [fails('one'), fails('two')]) }), 201);
+    const refused = await problem(await call('PUT', '/prompts/twice-failing/labels/production', { version: 1 }), 409);
+    expect(refused.errors).toHaveLength(2);
+    expect(refused.detail).toMatch(/^moving production is refused: 2 checks failed \(/);
   });
 });

@@ -95,7 +95,7 @@ async function* samples(): AsyncGenerator<Sample, void, void> {
   yield { method: 'GET', path: '/events', status: 200 };
   // Tokens (issue 22.5)
   yield { method: 'POST', path: '/tokens', body: { name: 'walker' }, status: 201 };
-  yield { method: 'POST', path: '/tokens', body: { name: 'mcp-walker', kind: 'mcp', label: 'staging', tags: ['team-a'] }, status: 201 };
+  yield { method: 'POST', path: '/tokens', body: { name: 'mcp-walker', kind: 'mcp', label: 'production', tags: ['team-a'] }, status: 201 };
   yield { method: 'GET', path: '/tokens', status: 200 };
   const walker = (await (await client.call('GET', '/tokens')).json()).items[0].id;
   yield { method: 'PATCH', path: `/tokens/${walker}`, body: { mcpRatePerMinute: 30, writeRatePerMinute: null }, status: 200 };

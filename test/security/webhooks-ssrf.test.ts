@@ -34,6 +34,26 @@ describe('webhook targets', () => {
     expect(webhookUrlProblem('file:///etc/passwd', true)).toBe('must use http or https');
   });
 
+  // #36.10: IPv4 addresses embedded in IPv6, in every spelling, as the URL parser
+  // normalises them ([::127.0.0.1] becomes [::7f00:1]) and as DNS may answer them.
+  it('blocks blocked IPv4 addresses embedded in IPv6: compatible, mapped, translated, NAT64, 6to4, Teredo', () => {
+    const embedded = {
+      compatible: ['::127.0.0.1', '::7f00:1', '0:0:0:0:0:0:7f00:1', '::a00:1', '::169.254.169.254'],
+      mapped: ['::ffff:127.0.0.1', '::ffff:7f00:1', '0:0:0:0:0:ffff:7f00:1', '::FFFF:7F00:0001', '::ffff:10.1.2.3', '::ffff:a9fe:a9fe'],
+      translated: ['::ffff:0:127.0.0.1', '::ffff:0:7f00:1', '0:0:0:0:ffff:0:c0a8:1'],
+      nat64: ['64:ff9b::127.0.0.1', '64:ff9b::7f00:1', '64:ff9b:0:0:0:0:a9fe:a9fe', '64:ff9b:1::1'],
+      sixToFour: ['2002:7f00:1::', '2002:7f00:0001:0:0:0:0:1', '2002:a00:1::1', '2002:a9fe:a9fe::'],
+      teredo: ['2001:0:7f00:1::1', '2001:0:808:808:0:0:80ff:fffe'], // server 127.0.0.1; client 127.0.0.1 (bits inverted)
+    };
+    for (const [form, ips] of Object.entries(embedded)) for (const ip of ips) expect(isPrivateAddress(ip), `${form} ${ip}`).toBe(true);
+    for (const ip of ['::808:808', '::ffff:808:808', '::ffff:0:808:808', '64:ff9b::808:808', '2002:808:808::', '2001:0:808:808::f7f7:f7f7', '2001:4860:4860::8888']) {
+      expect(isPrivateAddress(ip), ip).toBe(false);
+    }
+    for (const host of ['[::127.0.0.1]', '[::ffff:0:127.0.0.1]', '[2002:7f00:1::]', '[64:ff9b::127.0.0.1]', '[::ffff:127.0.0.1]', '[0:0:0:0:0:ffff:7f00:1]']) {
+      expect(webhookUrlProblem(`http://${host}:8080/hook`, false), host).toContain('PROMPTD_WEBHOOK_ALLOW_PRIVATE');
+    }
+  });
+
   it('a host name that resolves to loopback is refused at connect time; allowed, the same request arrives', async () => {
     const target = `http://rebind.example:${rx.port}/hook`;
     expect(webhookUrlProblem(target, false)).toBeNull(); // looks public when saved
@@ -45,7 +65,7 @@ describe('webhook targets', () => {
 
   it('IP literals and localhost are refused without a lookup', async () => {
     const send = createSender({ allowPrivate: false });
-    for (const host of ['127.0.0.1', '[::ffff:127.0.0.1]', 'localhost']) {
+    for (const host of ['127.0.0.1', '[::ffff:127.0.0.1]', '[::127.0.0.1]', '[::ffff:0:127.0.0.1]', '[2002:7f00:1::]', 'localhost']) {
       await expect(send(req(`http://${host}:${rx.port}/hook`)), host).rejects.toThrow(/PROMPTD_WEBHOOK_ALLOW_PRIVATE/);
     }
     expect(rx.requests).toHaveLength(0);

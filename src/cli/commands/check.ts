@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { checkLibrary, type LibraryCheckReport } from '../../library/check-library.js';
 import { LabelNameSchema } from '../../core/schemas.js';
+import { isDomainError } from '../../core/errors.js';
 import { bold, red, UsageError } from '../output.js';
 
 const useColour = () => process.stdout.isTTY && !process.env.NO_COLOR;
@@ -51,6 +52,8 @@ export function registerCheck(program: Command): void {
       } catch (e) {
         // readLibrary's "not a prompt library": the argument was wrong, not a check.
         if (e instanceof Error && /not a prompt library|no such file/.test(e.message)) throw new UsageError(e.message);
+        // A --label the files never name (src/core/known-labels.ts): a usage error naming the known ones.
+        if (isDomainError(e) && e.code === 'not_found') throw new UsageError(`--label ${opts.label}: ${e.message}`);
         throw e;
       }
       process.stdout.write(`${opts.json ? JSON.stringify(report, null, 2) : formatCheckReport(report)}\n`);

@@ -3,6 +3,7 @@ import { withCore } from '../context.js';
 import { UsageError } from '../output.js';
 import { ROLES, isRole, type Role } from '../../core/access.js';
 import { SettableLabelSchema } from '../../core/schemas.js';
+import { isDomainError } from '../../core/errors.js';
 import type { TokenSpec } from '../../core/services/token-service.js';
 import type { TokenInfo } from '../../core/types.js';
 
@@ -42,7 +43,10 @@ export function registerToken(program: Command): void {
       if (label && !label.success) throw new UsageError(`--label ${o.label}: ${label.error.issues[0]!.message}`);
       const spec: TokenSpec = o.mcp ? { kind: 'mcp', label: o.label, tags: o.tag ?? null } : { kind: 'admin', role: o.role as Role | undefined };
       await withCore(cmd, 'write', async (core) => {
-        const { token: t, info } = await core.tokens.create(name, 'cli', { ...spec, mcpRatePerMinute: o.rateMcp, writeRatePerMinute: o.rateWrites });
+        const { token: t, info } = await core.tokens.create(name, 'cli', { ...spec, mcpRatePerMinute: o.rateMcp, writeRatePerMinute: o.rateWrites }).catch((e: unknown) => {
+          // An unknown --label (src/core/known-labels.ts) is a usage error naming the known labels.
+          throw isDomainError(e) && e.code === 'not_found' && e.errors[0]?.path === 'label' ? new UsageError(`--label ${o.label}: ${e.message}`) : e;
+        });
         process.stderr.write(`created ${describe(info)} token #${info.id} "${printable(info.name)}"; it is shown only once:\n`);
         process.stdout.write(`${t}\n`);
       });

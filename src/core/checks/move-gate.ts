@@ -89,7 +89,7 @@ export function createMoveGate({ dependents = noDependents, render = plainCheckR
       const labels = [...new Set(refused.map((f) => moves[f.move]!.label))].join(', ');
       const errors: FieldError[] = refused.map(({ path, message }) => ({ path, message }));
       throw conflict(
-        `moving ${labels} is refused: ${errors.length} check${errors.length > 1 ? 's' : ''} fail (${errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ')}${errors.length > 3 ? '; …' : ''}); fix the version, or an admin may force the move`,
+        `moving ${labels} is refused: ${errors.length === 1 ? '1 check failed' : `${errors.length} checks failed`} (${errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ')}${errors.length > 3 ? '; …' : ''}); fix the version, or an admin may force the move`,
         errors,
       );
     }

@@ -2,6 +2,7 @@
 // through writeLabelMoves (label-moves.ts) and the one policy check (label-policy.ts),
 // and appends `label.set`, `label.removed` or `labels.promoted` events with
 // `{label, from, to}` in the same transaction.
+import type { KnownLabels } from '../known-labels.js';
 import { z } from 'zod';
 import type { ChangeFeed } from '../change-feed.js';
 import { DomainError, formatPath, invalid, notFound } from '../errors.js';
@@ -51,7 +52,7 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, path: string): T {
 export const parseLabel = (label: unknown, path = 'label') => parse(LabelNameSchema, label, path);
 export const parseSettableLabel = (label: unknown, path = 'label') => parse(SettableLabelSchema, label, path);
 
-export function createLabelService({ store, feed, policy }: { store: Pick<Store, 'read' | 'write'>; feed: ChangeFeed; policy: LabelPolicy }) {
+export function createLabelService({ store, feed, policy, knownLabels }: { store: Pick<Store, 'read' | 'write'>; feed: ChangeFeed; policy: LabelPolicy; knownLabels?: Pick<KnownLabels, 'require'> }) {
   const mustFind = async (repos: Repositories, name: string): Promise<PromptHead> => {
     const p = await repos.prompts.head(name);
     if (!p) throw notFound(`prompt "${name}"`);
@@ -147,6 +148,8 @@ export function createLabelService({ store, feed, policy }: { store: Pick<Store,
       from = parseLabel(from, 'from');
       const { to, prompts, dryRun, force } = parse(PromoteInputSchema, input, '');
       if (to === from) throw invalid(`cannot promote "${from}" onto itself`, [{ path: 'to', message: 'must differ from the label promoted' }]);
+      // `from` must exist ("stagign" promoted nothing and answered 200); `to` may be new: promoting creates it.
+      await knownLabels?.require(from, 'from');
       if (!dryRun) policy.authorizeLabelMove(actor, to);
       const plan = async (repos: Repositories): Promise<LabelMove[]> => {
         const source = await repos.labels.carrying(from, prompts);

@@ -1,4 +1,5 @@
 // One function per use case; the REST API, the MCP server, the CLI and the importer all call these.
+import type { KnownLabels } from '../known-labels.js';
 import { createHash } from 'node:crypto';
 import { badRequest, DomainError, notFound } from '../errors.js';
 import { parseDuration } from '../usage/usage-service.js';
@@ -44,6 +45,8 @@ export interface PromptServiceDeps {
   searchScanLimit?: number;
   /** When prompts were last served by this process, counts not flushed yet (the usage recorder's): lastUsed and unusedFor merge them. */
   recentUse?: () => ReadonlyMap<string, Date>;
+  /** A label filter must name a label that exists (src/core/known-labels.ts). */
+  knownLabels?: Pick<KnownLabels, 'require'>;
 }
 
 /** One include of a version and what it resolves to as stored now. */
@@ -128,7 +131,7 @@ export function clampLimit(limit: number | undefined, fallback = 50): number {
   return Math.max(1, Math.min(LIMITS.pageSizeMax, Math.floor(limit)));
 }
 
-export function createPromptService({ store, cursors, feed, resolver, policy = defaultLabelPolicy, bin, includes, searchScanLimit = SEARCH_SCAN_LIMIT, recentUse }: PromptServiceDeps) {
+export function createPromptService({ store, cursors, feed, resolver, policy = defaultLabelPolicy, bin, includes, searchScanLimit = SEARCH_SCAN_LIMIT, knownLabels, recentUse }: PromptServiceDeps) {
   const { read } = store;
   const promptBin = createPromptBin({ store, feed, ...bin });
   const mustFind = async (repos: Repositories, name: string) => {
@@ -204,6 +207,10 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
       const scope = `${opts.deleted ? 'admin-prompts-deleted' : 'admin-prompts'}:${sort}`;
       const { after, carried } = splitCursor(opts.cursor ? cursors.decode<ListCursor>(scope, opts.cursor) : undefined);
       if (after && after.sort !== sort) throw badRequest('invalid cursor: it belongs to another sort order', [{ path: 'cursor', message: 'invalid cursor' }]);
+      // A typo'd label is a 404 naming the known ones, not an empty list. Checked on the first
+      // page only (a label that goes away between pages ends the list), and not in the bin,
+      // whose prompts' labels are no longer known ones.
+      if (opts.label !== undefined && !opts.cursor && !opts.deleted) await knownLabels?.require(opts.label);
       const filter: PromptListFilter = {
         q: opts.q || undefined,
         archived: opts.status === 'archived' ? true : opts.archived,

@@ -3,6 +3,7 @@
 // bits of entropy, so a slow password hash adds nothing). The env token is
 // compared in constant time. Names are unique and printable, and the change log's
 // actor for a token is `token:<name>#<id>`, so an entry names exactly one token.
+import type { KnownLabels } from '../known-labels.js';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { conflict, invalid, notFound, formatPath } from '../errors.js';
@@ -100,6 +101,8 @@ export interface TokenServiceDeps {
   uses?: Pick<TokenUseLog, 'used'>;
   /** The change log: its token events (any instance's) drop the MCP tokens kept in memory. */
   feed?: Pick<ChangeFeed, 'subscribe'>;
+  /** An MCP token's label must exist (src/core/known-labels.ts). */
+  knownLabels?: Pick<KnownLabels, 'require'>;
 }
 
 /** MCP tokens kept in memory at most this long without a token event (a stalled change feed). */
@@ -115,7 +118,7 @@ function checkRates(rates: TokenRates): void {
   if (errors.length) throw invalid(`invalid rate limit: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
 }
 
-export function createTokenService({ store, envToken, now = () => new Date(), onError, uses, feed }: TokenServiceDeps) {
+export function createTokenService({ store, envToken, now = () => new Date(), onError, uses, feed, knownLabels }: TokenServiceDeps) {
   const envDigest = envToken ? sha256(envToken) : undefined;
   // An MCP client presents its token on every request, and a lookup cost more CPU than
   // the prompts/get it admits (~200 µs through Prisma against ~150 µs). So valid MCP
@@ -227,6 +230,7 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
       const rates: TokenRates = { mcpRatePerMinute, writeRatePerMinute };
       checkRates(rates);
       const grant = grantOf(rest as TokenSpec);
+      if (grant.scope) await knownLabels?.require(grant.scope.label);
       return store.write(async (tx) => {
         if (await tx.tokens.byName(name)) throw conflict(`a token named "${name}" already exists; pick another name`, [{ path: 'name', message: 'already exists' }]);
         return insert(tx, name, actor, grant, rates);

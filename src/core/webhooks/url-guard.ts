@@ -14,16 +14,40 @@ for (const [net, bits] of [
 ] as const) blocked.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
   ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64],
+  // local-use NAT64 (RFC 8215): where the IPv4 address sits depends on the operator's prefix
+  ['64:ff9b:1::', 48],
 ] as const) blocked.addSubnet(net, bits, 'ipv6');
 
-/** IPv4 embedded in an IPv6 address (::ffff:a.b.c.d, NAT64 64:ff9b::a.b.c.d), if any. */
-function embeddedV4(ip: string): string | undefined {
-  const m = /^(?:::ffff:|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(ip);
-  if (!m) return undefined;
-  if (m[1]) return m[1];
-  const hi = parseInt(m[2]!, 16);
-  const lo = parseInt(m[3]!, 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+/** The eight 16-bit groups of an IPv6 address (already validated by isIP). */
+function groupsOf(ip: string): number[] {
+  // A dotted IPv4 tail (::ffff:127.0.0.1) becomes its two groups; a zone id (%eth0) goes.
+  const s = ip.replace(/%.*$/, '').replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) =>
+    `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
+  const [head = '', tail] = s.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const zeros = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
+  return [...left, ...zeros, ...right].map((g) => parseInt(g, 16));
+}
+
+const v4Of = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+
+/**
+ * IPv4 addresses an IPv6 address carries, in every form that reaches them: IPv4-compatible
+ * (::a.b.c.d), mapped (::ffff:a.b.c.d), translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96),
+ * 6to4 (2002:AABB:CCDD::) and Teredo (server and client). The URL parser rewrites the
+ * dotted forms to hex ([::7f00:1]), so the groups are compared, not the spelling.
+ */
+function embeddedV4(ip: string): string[] {
+  const g = groupsOf(ip);
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  const out: string[] = [];
+  if (zero(0, 5) && (g[5] === 0 || g[5] === 0xffff)) out.push(v4Of(g[6]!, g[7]!));
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) out.push(v4Of(g[6]!, g[7]!));
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) out.push(v4Of(g[6]!, g[7]!));
+  if (g[0] === 0x2002) out.push(v4Of(g[1]!, g[2]!));
+  if (g[0] === 0x2001 && g[1] === 0) out.push(v4Of(g[2]!, g[3]!), v4Of(~g[6]! & 0xffff, ~g[7]! & 0xffff));
+  return out;
 }
 
 /** True for loopback, private, link-local, multicast and reserved addresses. */
@@ -31,8 +55,7 @@ export function isPrivateAddress(ip: string): boolean {
   const family = isIP(ip);
   if (family === 4) return blocked.check(ip, 'ipv4');
   if (family === 6) {
-    const v4 = embeddedV4(ip);
-    return v4 !== undefined ? blocked.check(v4, 'ipv4') : blocked.check(ip, 'ipv6');
+    return blocked.check(ip, 'ipv6') || embeddedV4(ip).some((v4) => blocked.check(v4, 'ipv4'));
   }
   return false;
 }

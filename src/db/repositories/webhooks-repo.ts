@@ -85,13 +85,17 @@ export function webhookRepository(tx: Tx): WebhookRepository {
     async setCursor(eventId) {
       await tx.setting.upsert({ where: { key: CURSOR_KEY }, create: { key: CURSOR_KEY, value: String(eventId) }, update: { value: String(eventId) } });
     },
-    due: (now, limit) =>
+    due: (now, limit, webhookId) =>
       tx.webhookDelivery.findMany({
-        where: { status: 'pending', nextAttemptAt: { lte: now }, webhook: { active: true } },
+        where: { status: 'pending', nextAttemptAt: { lte: now }, webhook: { active: true }, ...(webhookId !== undefined ? { webhookId } : {}) },
         orderBy: [{ nextAttemptAt: 'asc' }, { id: 'asc' }],
         take: limit,
         select: { id: true, attempts: true },
       }),
+    async dueWebhooks(now) {
+      const rows = await tx.webhookDelivery.groupBy({ by: ['webhookId'], where: { status: 'pending', nextAttemptAt: { lte: now }, webhook: { active: true } } });
+      return rows.map((r) => r.webhookId);
+    },
     async claim(id, attempts, now, leaseUntil) {
       const { count } = await tx.webhookDelivery.updateMany({
         where: { id, attempts, status: 'pending', nextAttemptAt: { lte: now } },

@@ -77,6 +77,6 @@ export const promote = createRoute({
   request: { params: FromParamSchema, ...body(PromoteInputSchema) },
   responses: {
     200: json(PromotionSchema, 'The changes made (or, with dryRun, that would be made)'), 401: errorResponses[401], 403: problem('The target label is protected'),
-    404: errorResponses[404], 409: problem('A protected target: checks of a moved prompt (or of one that includes it) fail; nothing is promoted'), 422: errorResponses[422],
+    404: problem('An unknown `from` label (the problem names the known labels; `to` may be new), or a named prompt'), 409: problem('A protected target: checks of a moved prompt (or of one that includes it) fail; nothing is promoted'), 422: errorResponses[422],
   },
 });

@@ -40,7 +40,7 @@ export const list = createRoute({
       deleted: z.enum(['true', 'false']).optional().meta({ description: 'true: the soft-deleted prompts (restorable until purged), with deletedAt and deletedBy' }),
     }),
   },
-  responses: { 200: json(PromptPageSchema, 'A page of prompts'), 400: errorResponses[400], 401: errorResponses[401], 422: errorResponses[422] },
+  responses: { 200: json(PromptPageSchema, 'A page of prompts'), 400: errorResponses[400], 401: errorResponses[401], 404: { ...errorResponses[404], description: 'An unknown ?label= (the problem names the known labels)' }, 422: errorResponses[422] },
 });
 
 export const create = createRoute({

@@ -57,7 +57,7 @@ export const list = createRoute({
 export const create = createRoute({
   method: 'post', path: '/tokens', tags, summary: 'Create a token (the response carries it, shown once)',
   request: body(TokenInputSchema),
-  responses: { 201: json(CreatedTokenSchema, 'Created'), 401: errorResponses[401], 409: conflict, 422: errorResponses[422] },
+  responses: { 201: json(CreatedTokenSchema, 'Created'), 401: errorResponses[401], 404: { ...errorResponses[404], description: "An MCP token's unknown label (the problem names the known labels)" }, 409: conflict, 422: errorResponses[422] },
 });
 export const update = createRoute({
   method: 'patch', path: '/tokens/{id}', tags, summary: "Change a token's own rate limits (null: back to the instance setting)",
