@@ -61,7 +61,7 @@ function scannedProblem(text: string): string | undefined {
   // before it. (A sequence written at its parent key's column is counted as a sibling,
   // so a file can nest at most twice what is counted here.)
   const block: number[] = [];
-  /** indentation of the line holding a block scalar's header (its content is indented more); -2: none */
+  /** column of the entry a block scalar is the value of (its content is indented more); -1: the top level; -2: none */
   let scalarParent = -2;
   let lineStart = 0;
   let atLineStart = true;
@@ -96,7 +96,8 @@ function scannedProblem(text: string): string | undefined {
       atLineStart = false;
       i = j;
       if (c === NL || c === CR || c === 0x23 /* # */ || j >= n) continue;
-      if (flow === 0 && entry(indent)) return tooDeep;
+      // (A block scalar's header is no entry: its text is indented from the entry it belongs to.)
+      if (flow === 0 && c !== 0x7c && c !== 0x3e && entry(indent)) return tooDeep;
     }
     const c = text.charCodeAt(i);
     if (c === NL) {
@@ -110,6 +111,16 @@ function scannedProblem(text: string): string | undefined {
       continue;
     }
     if (c === 0x23 /* # */) {
+      i = toEol(i);
+      continue;
+    }
+    if ((c === 0x7c /* | */ || c === 0x3e /* > */) && flow === 0) {
+      // A block scalar: its lines are those indented more than the collection entry
+      // it is the value of (not more than its header's line: `- a: |` then `  b: …`
+      // is a sibling key, not text). At the top level, the rest of the file.
+      if (++nodes > MAX_YAML_NODES) return tooMany;
+      entryNext = false;
+      scalarParent = block.length ? block[block.length - 1]! : -1;
       i = toEol(i);
       continue;
     }
@@ -165,14 +176,6 @@ function scannedProblem(text: string): string | undefined {
         }
       }
       i++;
-      continue;
-    }
-    if ((c === 0x7c /* | */ || c === 0x3e /* > */) && flow === 0) {
-      // A block scalar: its lines are those indented more than the line of its header.
-      let j = lineStart;
-      while (text.charCodeAt(j) === SPACE) j++;
-      scalarParent = j - lineStart;
-      i = toEol(i);
       continue;
     }
     // A plain scalar (or an alias): to the end of its line, or of the value in a flow collection.

@@ -24,6 +24,9 @@ describe('YAML caps', () => {
     expect(yamlCapProblem(`a: &x b\nlist: [${'*x, '.repeat(200_000)}]\n`)).toBe(TOO_MANY);
     expect(yamlCapProblem(`list:\n${'- 1\n'.repeat(200_000)}`)).toBe(TOO_MANY);
     expect(yamlCapProblem(`map: {${Array.from({ length: 60_000 }, (_, i) => `k${i}: v`).join(', ')}}\n`)).toBe(TOO_MANY);
+    // structure after a block scalar is not taken for its text
+    expect(yamlCapProblem(`- a: |\n    text\n  b: [${'1,'.repeat(200_000)}1]\n`)).toBe(TOO_MANY);
+    expect(yamlCapProblem(`a: >\n  text\nb: [${'1,'.repeat(200_000)}1]\n`)).toBe(TOO_MANY);
     expect(yamlCapProblem('['.repeat(10_000) + ']'.repeat(10_000))).toBe(TOO_DEEP);
     // brackets hidden in quotes do not hide the nesting
     expect(yamlCapProblem('["]", '.repeat(1_000))).toBe(TOO_DEEP);
@@ -47,6 +50,9 @@ describe('YAML caps', () => {
     expect(yamlCapProblem(`name: x\nversions:\n${Array.from({ length: 100 }, (_, i) => version(i + 1)).join('')}`)).toBeUndefined();
     // nesting as deep as a prompt file goes, in both styles
     expect(yamlCapProblem('a:\n  b:\n    - c:\n        d: [1, {e: [2, {f: g}]}]\n')).toBeUndefined();
+    // a block scalar as a sequence item, and one as a whole document
+    expect(yamlCapProblem(`- |\n${'  a, b: [c], {d} - e\n'.repeat(60_000)}`)).toBeUndefined();
+    expect(yamlCapProblem(`|\n${'a, b: [c], {d} - e\n'.repeat(60_000)}`)).toBeUndefined();
     const seed = path.join(seedDir, 'prompts');
     for (const f of readdirSync(seed)) expect(yamlCapProblem(readFileSync(path.join(seed, f), 'utf8')), f).toBeUndefined();
   });
