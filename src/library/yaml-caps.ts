@@ -54,6 +54,11 @@ const FLOW_END = new Set([0x2c, 0x5b, 0x5d, 0x7b, 0x7d]); // , [ ] { }
  * is counted twice), never one too few where both parsers agree on a file.
  */
 function scannedProblem(text: string): string | undefined {
+  return scanYaml(text, MAX_YAML_NODES, MAX_YAML_DEPTH).over;
+}
+
+/** What the scan counts (values, deepest nesting), up to the caps given; `over` names the first cap passed. */
+export function scanYaml(text: string, maxNodes: number, maxDepth: number): { nodes: number; depth: number; over?: string } {
   const n = text.length;
   let nodes = 0;
   let flow = 0;
@@ -66,12 +71,16 @@ function scannedProblem(text: string): string | undefined {
   let lineStart = 0;
   let atLineStart = true;
   let entryNext = false;
-  const tooMany = `too many YAML nodes (over ${MAX_YAML_NODES})`;
-  const tooDeep = `YAML nested too deeply (over ${MAX_YAML_DEPTH} levels)`;
+  let indicatorCol = 0;
+  let deepest = 0;
+  const result = (over?: string) => ({ nodes, depth: deepest, ...(over ? { over } : {}) });
+  const tooMany = result.bind(null, `too many YAML nodes (over ${maxNodes})`);
+  const tooDeep = result.bind(null, `YAML nested too deeply (over ${maxDepth} levels)`);
+  const deeper = () => (deepest = Math.max(deepest, block.length + flow)) > maxDepth;
   const entry = (col: number): boolean => {
     while (block.length && block[block.length - 1]! > col) block.pop();
     if (!block.length || block[block.length - 1]! < col) block.push(col);
-    return block.length + flow > MAX_YAML_DEPTH;
+    return deeper();
   };
   const toEol = (from: number) => {
     const e = text.indexOf('\n', from);
@@ -97,7 +106,7 @@ function scannedProblem(text: string): string | undefined {
       i = j;
       if (c === NL || c === CR || c === 0x23 /* # */ || j >= n) continue;
       // (A block scalar's header is no entry: its text is indented from the entry it belongs to.)
-      if (flow === 0 && c !== 0x7c && c !== 0x3e && entry(indent)) return tooDeep;
+      if (flow === 0 && c !== 0x7c && c !== 0x3e && entry(indent)) return tooDeep();
     }
     const c = text.charCodeAt(i);
     if (c === NL) {
@@ -118,19 +127,21 @@ function scannedProblem(text: string): string | undefined {
       // A block scalar: its lines are those indented more than the collection entry
       // it is the value of (not more than its header's line: `- a: |` then `  b: …`
       // is a sibling key, not text). At the top level, the rest of the file.
-      if (++nodes > MAX_YAML_NODES) return tooMany;
+      if (++nodes > maxNodes) return tooMany();
+      // Right after `- ` or `? ` it is that entry's value: its text is indented from the indicator.
+      scalarParent = entryNext ? indicatorCol : block.length ? block[block.length - 1]! : -1;
       entryNext = false;
-      scalarParent = block.length ? block[block.length - 1]! : -1;
       i = toEol(i);
       continue;
     }
     if (entryNext) {
       entryNext = false;
-      if (flow === 0 && entry(i - lineStart)) return tooDeep;
+      if (flow === 0 && entry(i - lineStart)) return tooDeep();
     }
     const next = text.charCodeAt(i + 1);
     if ((c === 0x2d /* - */ || c === 0x3f /* ? */) && isBlank(next) && flow === 0) {
       entryNext = true;
+      indicatorCol = i - lineStart;
       i++;
       continue;
     }
@@ -143,8 +154,9 @@ function scannedProblem(text: string): string | undefined {
       continue;
     }
     if (c === 0x5b || c === 0x7b) {
-      if (++nodes > MAX_YAML_NODES) return tooMany;
-      if (++flow + block.length > MAX_YAML_DEPTH) return tooDeep;
+      if (++nodes > maxNodes) return tooMany();
+      flow++;
+      if (deeper()) return tooDeep();
       i++;
       continue;
     }
@@ -158,7 +170,7 @@ function scannedProblem(text: string): string | undefined {
       while (i < n && !isBlank(text.charCodeAt(i)) && !(flow > 0 && FLOW_END.has(text.charCodeAt(i)))) i++;
       continue;
     }
-    if (++nodes > MAX_YAML_NODES) return tooMany;
+    if (++nodes > maxNodes) return tooMany();
     if (c === 0x22 /* " */) {
       for (i++; i < n; i++) {
         const q = text.charCodeAt(i);
@@ -187,5 +199,5 @@ function scannedProblem(text: string): string | undefined {
       if (flow > 0 && FLOW_END.has(p)) break;
     }
   }
-  return undefined;
+  return result();
 }

@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { MAX_YAML_DEPTH, MAX_YAML_NODES, yamlCapProblem } from '../../src/library/yaml-caps.js';
+import fc from 'fast-check';
+import YAML from 'yaml';
+import { MAX_YAML_DEPTH, MAX_YAML_NODES, scanYaml, yamlCapProblem } from '../../src/library/yaml-caps.js';
 import { readLibrary } from '../../src/library/read-library.js';
 import { parseLibraryYaml } from '../../src/library/library-yaml.js';
 import { seedDir } from '../../src/library/seed.js';
@@ -72,5 +74,34 @@ describe('YAML caps', () => {
     ]);
     // `yaml` on the 4 MB file alone took the process from 127 MB to 2.14 GB
     expect(mib() - before).toBeLessThan(400);
+  });
+
+  it('never counts far fewer values or levels than `yaml` reads, on generated documents in every style', () => {
+    type Tree = string | Tree[] | { [k: string]: Tree };
+    const scalar = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('a: b', '- x', '[x]', '{x}', 'a, b', '#c', '"q', "'q", '|', '>', 'x\ny: z', '  - a'));
+    const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, scalar, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(scalar, tie('node'), { maxKeys: 4 })),
+    })).node;
+    const STYLES = ['PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE', 'BLOCK_LITERAL', 'BLOCK_FOLDED'] as const;
+    const depthOf = (n: unknown): number => (YAML.isCollection(n) ? 1 + Math.max(0, ...n.items.map((i) => (YAML.isPair(i) ? Math.max(depthOf(i.key), depthOf(i.value)) : depthOf(i)))) : 0);
+    fc.assert(
+      fc.property(tree, fc.constantFrom(...STYLES), fc.boolean(), fc.constantFrom(1, 2, 4), (value, style, flow, indent) => {
+        const doc = new YAML.Document(value);
+        YAML.visit(doc, {
+          Scalar(_, n) { n.type = style; },
+          Map(_, n) { n.flow = flow; },
+          Seq(_, n) { n.flow = flow; },
+        });
+        const text = doc.toString({ indent });
+        const read = YAML.parseDocument(text);
+        if (read.errors.length) return;
+        let values = 0;
+        YAML.visit(read, { Scalar: () => void values++, Alias: () => void values++, Map: () => void values++, Seq: () => void values++ });
+        const scan = scanYaml(text, Infinity, Infinity);
+        expect({ text, enough: scan.nodes * 2 + 1 >= values }).toEqual({ text, enough: true });
+        expect({ text, enough: scan.depth * 2 + 1 >= depthOf(read.contents) }).toEqual({ text, enough: true });
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
