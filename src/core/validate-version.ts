@@ -4,7 +4,7 @@
 // allowed scheme. Template limits (nesting, tags, dotted names) come from
 // analyzeTemplate. Reports every failing path.
 import type { FieldError } from './errors.js';
-import { ArgumentSchema, MessageSchema, type VersionInput } from './schemas.js';
+import { ArgumentNameSchema, ArgumentSchema, ContentSchema, MessageSchema, TestCaseSchema, TestExpectationSchema, type TestCase, type VersionInput } from './schemas.js';
 import { analyzeTemplate, type TemplateAnalysis } from './template.js';
 import { badChoices, defaultProblems } from './arguments.js';
 import { isUriTemplate, parseUriTemplate } from './uri-template.js';
@@ -164,15 +164,18 @@ export function versionWarnings(input: Pick<VersionInput, 'arguments' | 'message
 /**
  * The checks above, run on the well-formed parts of a body that failed its schema, so
  * one answer lists the schema errors and the others ({{var}} not declared, a choice
- * too long) together. A malformed message is left out (its index kept); a malformed
- * argument still declares its name, so it causes no "not declared" error of its own.
+ * too long, a test case's undeclared argument or unsafe pattern) together. A message
+ * with a bad role still has its content checked; a malformed content, test case
+ * expectation or test argument is left out (indexes kept); a malformed argument still
+ * declares its name, so it causes no "not declared" error of its own.
  */
 export function semanticErrorsOf(raw: unknown): FieldError[] {
   if (!raw || typeof raw !== 'object') return [];
-  const body = raw as { arguments?: unknown; messages?: unknown };
+  const body = raw as { arguments?: unknown; messages?: unknown; tests?: unknown };
   const args = Array.isArray(body.arguments) ? body.arguments : [];
   const msgs = Array.isArray(body.messages) ? body.messages : [];
-  const placeholder = { role: 'user' as const, content: { type: 'text' as const, text: '' } };
+  const tests = Array.isArray(body.tests) ? body.tests : [];
+  const placeholder = { type: 'text' as const, text: '' };
   const salvaged = {
     arguments: args.map((a, i) => {
       const p = ArgumentSchema.safeParse(a);
@@ -182,10 +185,31 @@ export function semanticErrorsOf(raw: unknown): FieldError[] {
     }),
     messages: msgs.map((m) => {
       const p = MessageSchema.safeParse(m);
-      return p.success ? p.data : placeholder;
+      if (p.success) return p.data;
+      const content = ContentSchema.safeParse((m as { content?: unknown } | null)?.content);
+      return { role: 'user' as const, content: content.success ? content.data : placeholder };
     }),
+    tests: tests.map(salvageTestCase),
   } as unknown as VersionInput;
   return validateVersion(salvaged, undefined);
+}
+
+/** A test case as far as it is well-formed: its valid argument names and expectations (others left blank, indexes kept). */
+function salvageTestCase(raw: unknown, i: number): TestCase {
+  const p = TestCaseSchema.safeParse(raw);
+  if (p.success) return p.data;
+  const t = (raw && typeof raw === 'object' ? raw : {}) as { name?: unknown; arguments?: unknown; expect?: unknown };
+  const args = t.arguments && typeof t.arguments === 'object' && !Array.isArray(t.arguments) ? Object.keys(t.arguments) : [];
+  const expect = Array.isArray(t.expect) ? t.expect : [];
+  return {
+    // Not a name anyone writes: a case without a valid name never "appears twice".
+    name: typeof t.name === 'string' ? t.name : `\u0000${i}`,
+    arguments: Object.fromEntries(args.filter((a) => ArgumentNameSchema.safeParse(a).success).map((a) => [a, ''])),
+    expect: expect.map((e) => {
+      const x = TestExpectationSchema.safeParse(e);
+      return x.success ? x.data : { maxChars: 1 };
+    }),
+  };
 }
 
 /** Schema errors first, then the semantic ones, each once. */

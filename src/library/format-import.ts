@@ -8,8 +8,9 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Core } from '../core/index.js';
 import { applyPlan, countPlan, type ImportOptions, type ImportReport } from './apply.js';
-import { FORMATS, readFormats, type FormatId, type FormatWarning, type SourceFile } from './formats/index.js';
+import { FORMATS, type FormatId, type FormatWarning, type SourceFile } from './formats/index.js';
 import { recordFormatMeta } from './format-meta.js';
+import { readFormatsOffThread } from './format-read-off-thread.js';
 import { planImport } from './plan.js';
 import type { FileProblem, ParsedLibrary } from './read-library.js';
 import { createLibraryReader, FileError, type ReadLimits } from './safe-read.js';
@@ -87,9 +88,9 @@ export interface FormatImportReport extends ImportReport {
   applied: boolean;
 }
 
-/** Converted files as a ParsedLibrary the planner takes (no manifest: these formats have none). */
-export function toParsedLibrary(root: string, files: SourceFile[], format: FormatId | 'auto', readProblems: FileProblem[] = []) {
-  const r = readFormats(files, format);
+/** Converted files as a ParsedLibrary the planner takes (no manifest: these formats have none); converted off the thread (format-read-off-thread.ts). */
+export async function toParsedLibrary(root: string, files: SourceFile[], format: FormatId | 'auto', readProblems: FileProblem[] = []) {
+  const r = await readFormatsOffThread(files, format);
   const lib: ParsedLibrary = { root, prompts: r.prompts, resources: [], templates: [], problems: [...readProblems, ...r.problems] };
   return { lib, warnings: r.warnings, skipped: r.skipped };
 }
@@ -101,7 +102,7 @@ export async function importFormatFiles(
   format: FormatId | 'auto',
   opts: FormatImportOptions = {},
 ): Promise<FormatImportReport> {
-  const { lib, warnings, skipped } = toParsedLibrary(input.root, input.files, format, input.problems);
+  const { lib, warnings, skipped } = await toParsedLibrary(input.root, input.files, format, input.problems);
   const plan = await planImport(core, lib, opts);
   const extra = { format, warnings: [...(input.warnings ?? []), ...warnings], skipped };
   const counts = countPlan(plan);

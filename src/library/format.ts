@@ -144,11 +144,11 @@ export function isTextMime(mimeType: string): boolean {
   ].includes(m);
 }
 
-/** Reads an inline media file; injected so this module stays free of I/O. */
-export type MediaReader = (media: InlineMediaFile) => string;
+/** Reads an inline media file (of message `index`); injected so this module stays free of I/O. */
+export type MediaReader = (media: InlineMediaFile, index: number) => string;
 
 /** File message → API message. Inline media is read through `readMedia` (base64). */
-export function toMessageInput(m: FileMessage, readMedia: MediaReader): MessageInput {
+export function toMessageInput(m: FileMessage, readMedia: MediaReader, index = 0): MessageInput {
   const annotations = m.annotations ? { annotations: m.annotations } : {};
   const key = CONTENT_KEYS.find((k) => m[k] !== undefined) as ContentKey;
   switch (key) {
@@ -158,7 +158,7 @@ export function toMessageInput(m: FileMessage, readMedia: MediaReader): MessageI
     case 'audio': {
       const v = m[key]!;
       if (typeof v === 'string') return { role: m.role, content: { type: key, resourceUri: v, ...annotations } };
-      return { role: m.role, content: { type: key, data: readMedia(v), mimeType: v.mimeType, ...annotations } };
+      return { role: m.role, content: { type: key, data: readMedia(v, index), mimeType: v.mimeType, ...annotations } };
     }
     case 'resource':
       return { role: m.role, content: { type: 'resource', uri: m.resource!, ...(m.allow ? { allow: m.allow } : {}), ...annotations } };
@@ -180,7 +180,7 @@ export function toVersionInput(v: VersionFields, readMedia: MediaReader): Record
     icons: v.icons ?? null,
     note: v.note ?? null,
     arguments: v.arguments ?? [],
-    messages: v.messages.map((m) => toMessageInput(m, readMedia)),
+    messages: v.messages.map((m, i) => toMessageInput(m, readMedia, i)),
     ...(v.tests?.length ? { tests: v.tests } : {}),
   };
 }

@@ -18,6 +18,7 @@
 import { createRequire } from 'node:module';
 import { CORE_SCHEMA, defineMappingTag, load } from 'js-yaml';
 import type * as YAML from 'yaml';
+import { yamlCapProblem } from './yaml-caps.js';
 
 const require = createRequire(import.meta.url);
 let yamlModule: typeof YAML | undefined;
@@ -82,8 +83,13 @@ function fastValue(text: string): unknown {
   }
 }
 
-/** The document in `text`; read it with `errors` first, then `toJS()` (which may throw, as `yaml`'s does). */
+/**
+ * The document in `text`; read it with `errors` first, then `toJS()` (which may throw, as `yaml`'s does).
+ * A file over the node or nesting caps (yaml-caps.ts) is refused before either parser reads it.
+ */
 export function parseLibraryYaml(text: string): LibraryYaml {
+  const over = yamlCapProblem(text);
+  if (over) return { errors: [new (yamlLib().YAMLParseError)([0, 0], 'RESOURCE_EXHAUSTION', over)], toJS: () => undefined };
   const value = fastValue(text);
   if (value !== LEFT) return { errors: [], toJS: () => value };
   const document = yamlLib().parseDocument(text, YAML_OPTIONS);

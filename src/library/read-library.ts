@@ -3,8 +3,8 @@
 // the others; checks that need the database (stored resources) happen in the planner.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Document, YAMLError } from 'yaml';
-import { parseLibraryYaml, yamlLib } from './library-yaml.js';
+import { parseLibraryYaml } from './library-yaml.js';
+import { yamlFileErrors } from './yaml-errors.js';
 import type { z } from 'zod';
 // The core's modules themselves, not its index: the parse-ahead worker loads this file
 // in a fresh isolate, and the index would load every service, the catalog and the
@@ -18,7 +18,7 @@ import {
   HistoryFileSchema, isTextMime, ManifestResourceSchema, ManifestSchema, ManifestTemplateSchema, PromptFileSchema,
   toMessageInput, toVersionInput, type InlineMediaFile,
 } from './format.js';
-import { mergeFieldErrors, semanticErrorsOf } from '../core/validate-version.js';
+import { mergeFieldErrors, semanticErrorsOf, validateVersion } from '../core/validate-version.js';
 import { createLibraryReader, FileError, type LibraryReader, type ReadLimits } from './safe-read.js';
 import { saltKey, sourceHash, statPrint, type SkipSources } from './import-hashes.js';
 import { isPlainData, startParseAhead, type AheadHashing, type ParseAhead, type ParseAheadOptions, type ParsedAhead } from './parse-ahead.js';
@@ -71,37 +71,12 @@ const PROMPT_EXT = /\.(ya?ml|json)$/i;
 const zodErrors = (e: z.ZodError, prefix = ''): FieldError[] =>
   e.issues.map((i) => ({ path: prefix + (formatPath(i.path) || '(file)'), message: i.message }));
 
-const lineAt = (text: string, offset: number) => text.slice(0, offset).split('\n').length;
-
-/**
- * An unclosed quote is reported by the parser where the file ends; the fault is where
- * the quoted value opens, so point there.
- */
-function unclosedQuoteError(doc: Document, text: string, e: YAMLError): FieldError | undefined {
-  if (e.code !== 'MISSING_CHAR' || !/quote/i.test(e.message)) return undefined;
-  let opened: number | undefined;
-  yamlLib().visit(doc, {
-    Scalar(_, n) {
-      if ((n.type === 'QUOTE_DOUBLE' || n.type === 'QUOTE_SINGLE') && n.range && n.range[0] <= e.pos[0] && n.range[1] >= e.pos[0]) opened = n.range[0];
-    },
-  });
-  if (opened === undefined) return undefined;
-  const quote = text[opened] === "'" ? 'single' : 'double';
-  return { path: `line ${lineAt(text, opened)}`, message: `the ${quote} quote opened here is never closed` };
-}
-
-function parseYaml(text: string): unknown {
+function parseYaml(text: string, shown: string, what?: string): unknown {
   // The parser refuses alias bombs and similar by throwing from toJS (and deep nesting
   // can overflow the stack); either is this file's error, not the whole import's.
   try {
     const doc = parseLibraryYaml(text);
-    if (doc.errors.length) {
-      throw new FileError(
-        doc.errors.map(
-          (e) => (doc.document && unclosedQuoteError(doc.document, text, e)) ?? { path: e.linePos ? `line ${e.linePos[0].line}` : '(file)', message: e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?\s*$/, '').replace(/:\s*$/, '') },
-        ),
-      );
-    }
+    if (doc.errors.length) throw new FileError(yamlFileErrors(doc, text, shown, what));
     return doc.toJS();
   } catch (e) {
     if (e instanceof FileError) throw e;
@@ -128,7 +103,7 @@ function nameErrors(name: unknown, shown: string): FieldError[] {
 /** A file version (raw) → its API input as far as it converts, for the checks a failed schema would hide. */
 function salvageVersion(fv: unknown, media: (m: InlineMediaFile) => string): unknown {
   if (!fv || typeof fv !== 'object') return undefined;
-  const v = fv as { arguments?: unknown; messages?: unknown };
+  const v = fv as { arguments?: unknown; messages?: unknown; tests?: unknown };
   const messages = Array.isArray(v.messages)
     ? v.messages.map((m) => {
         try {
@@ -138,13 +113,13 @@ function salvageVersion(fv: unknown, media: (m: InlineMediaFile) => string): unk
         }
       })
     : [];
-  return { arguments: v.arguments, messages };
+  return { arguments: v.arguments, messages, tests: v.tests };
 }
 
 /** One prompt file; `deps` hears the media files it reads. Exported for the parse-ahead worker. */
 export function parsePromptFile(reader: LibraryReader, shown: string, deps: string[] = []): ParsedPrompt {
   const text = reader.read(shown, '(file)').toString('utf8');
-  const raw = parseYaml(text);
+  const raw = parseYaml(text, shown);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new FileError([{ path: '(file)', message: 'expected a mapping with name and messages' }]);
   const history = 'versions' in raw;
   const noMedia = () => '';
@@ -160,24 +135,31 @@ export function parsePromptFile(reader: LibraryReader, shown: string, deps: stri
 
   const fileVersions = 'versions' in parsed.data ? parsed.data.versions : [{ ...parsed.data, version: undefined }];
   const versions: ParsedPrompt['versions'] = [];
+  // The checks the planner runs on a version that passed its schema, for when this file
+  // is refused anyway: its answer lists them too.
+  const later: FieldError[] = [];
   fileVersions.forEach((fv, i) => {
     const prefix = history ? `versions[${i}].` : '';
-    const media = (m: InlineMediaFile) => {
+    // A media file that cannot be read is that message's error; the others are still checked.
+    const media = (m: InlineMediaFile, at: number) => {
       deps.push(m.file);
-      return reader.read(m.file, `${prefix}messages`).toString('base64');
+      try {
+        return reader.read(m.file, `${prefix}messages[${at}].content.data`).toString('base64');
+      } catch (e) {
+        if (!(e instanceof FileError)) throw e;
+        errors.push(...e.errors);
+        return '';
+      }
     };
-    let candidate: Record<string, unknown>;
-    try {
-      candidate = toVersionInput(fv, media);
-    } catch (e) {
-      if (e instanceof FileError) return void errors.push(...e.errors);
-      throw e;
-    }
+    const candidate = toVersionInput(fv, media);
     const input = VersionInputSchema.safeParse(candidate);
     if (!input.success) errors.push(...mergeFieldErrors(zodErrors(input.error), semanticErrorsOf(candidate)).map((e) => ({ ...e, path: prefix + e.path })));
-    else versions.push({ number: fv.version, input: input.data });
+    else {
+      versions.push({ number: fv.version, input: input.data });
+      later.push(...validateVersion(input.data, undefined).map((e) => ({ ...e, path: prefix + e.path })));
+    }
   });
-  if (errors.length) throw new FileError(errors);
+  if (errors.length) throw new FileError(mergeFieldErrors(errors, later));
   const active = 'versions' in parsed.data ? (parsed.data.active ?? undefined) : undefined;
   let labels: Record<string, number> | undefined;
   if ('versions' in parsed.data) {
@@ -213,7 +195,7 @@ export function parseAheadOne(reader: LibraryReader, file: string, hashing: Ahea
 function readManifest(reader: LibraryReader, lib: ParsedLibrary): void {
   let raw: unknown;
   try {
-    raw = parseYaml(reader.read(MANIFEST, '(file)').toString('utf8')) ?? {};
+    raw = parseYaml(reader.read(MANIFEST, '(file)').toString('utf8'), MANIFEST, MANIFEST) ?? {};
   } catch (e) {
     if (e instanceof FileError) return void lib.problems.push({ file: MANIFEST, errors: e.errors });
     throw e;

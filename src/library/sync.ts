@@ -62,7 +62,7 @@ export async function syncOnce(core: Core, dir: string, opts: SyncOptions = {}):
   const abs = realpathSync(dir);
   const format = opts.format ?? 'auto';
   const collected = collectFormatFiles(abs, format, { maxFileBytes: opts.maxFileBytes, maxTotalBytes: opts.maxTotalBytes });
-  const { lib, warnings, skipped } = toParsedLibrary(abs, collected.files, format, collected.problems);
+  const { lib, warnings, skipped } = await toParsedLibrary(abs, collected.files, format, collected.problems);
   const state = await core.syncState.load(abs);
   const plan = await planImport(core, lib, opts);
 

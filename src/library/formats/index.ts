@@ -33,18 +33,28 @@ export interface ReadFormatsResult extends FormatReadResult {
  * taken in path order, so the result does not depend on directory order).
  */
 export function readFormats(files: SourceFile[], format: FormatId | 'auto'): ReadFormatsResult {
-  const groups = new Map<FormatId, SourceFile[]>();
+  const { groups, skipped } = groupFormats(files, format);
+  return finishFormats([...groups].map(([id, g]) => FORMATS[id].read(g)), skipped);
+}
+
+/** Which format reads each file (in path order, grouped in FORMAT_IDS order), and the files none reads. */
+export function groupFormats(files: SourceFile[], format: FormatId | 'auto'): { groups: Map<FormatId, SourceFile[]>; skipped: string[] } {
+  const byId = new Map<FormatId, SourceFile[]>();
   const skipped: string[] = [];
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const id = format === 'auto' ? detectFormat(f) : FORMATS[format].accepts(f.path) ? format : undefined;
     if (!id) skipped.push(f.path);
-    else groups.set(id, [...(groups.get(id) ?? []), f]);
+    else byId.set(id, [...(byId.get(id) ?? []), f]);
   }
+  const groups = new Map<FormatId, SourceFile[]>();
+  for (const id of FORMAT_IDS) if (byId.has(id)) groups.set(id, byId.get(id)!);
+  return { groups, skipped };
+}
+
+/** The converters' results (in group order) as one: prompts in path order, a name defined twice a problem of the later file. */
+export function finishFormats(results: FormatReadResult[], skipped: string[]): ReadFormatsResult {
   const out: ReadFormatsResult = { prompts: [], warnings: [], problems: [], skipped };
-  for (const id of FORMAT_IDS) {
-    const g = groups.get(id);
-    if (!g) continue;
-    const r = FORMATS[id].read(g);
+  for (const r of results) {
     out.prompts.push(...r.prompts);
     out.warnings.push(...r.warnings);
     out.problems.push(...r.problems);

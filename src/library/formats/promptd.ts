@@ -2,6 +2,7 @@
 // can mix it with the others. Directory imports of promptd libraries keep using
 // readLibrary (it also reads resources.yaml, media and history files).
 import { parseLibraryYaml } from '../library-yaml.js';
+import { yamlFileErrors } from '../yaml-errors.js';
 import type { Version } from '../../core/index.js';
 import { toYaml } from '../export.js';
 import { fromVersion, PromptFileSchema, toVersionInput } from '../format.js';
@@ -11,7 +12,7 @@ import type { ExportPrompt, FormatReadResult, FormatWarning, PromptFormat, Sourc
 function read(files: SourceFile[]): FormatReadResult {
   return readEach(files, (f) => {
     const doc = parseLibraryYaml(f.text);
-    if (doc.errors.length) throw new ConvertError(doc.errors.map((e) => ({ path: e.linePos ? `line ${e.linePos[0].line}` : '(file)', message: e.message.split('\n')[0]! })));
+    if (doc.errors.length) throw new ConvertError(yamlFileErrors(doc, f.text, f.path));
     const raw = doc.toJS();
     if (raw && typeof raw === 'object' && 'versions' in raw) fail('versions', 'history files are read by `promptd import <library>` (readLibrary), not by the format converters');
     const parsed = PromptFileSchema.safeParse(raw);
@@ -19,7 +20,7 @@ function read(files: SourceFile[]): FormatReadResult {
     const base = baseName(f.path).replace(/\.(ya?ml|json)$/i, '');
     if (base !== parsed.data.name) fail('name', `"${parsed.data.name}" does not match the file name (${baseName(f.path)})`);
     const { name, ...fields } = parsed.data;
-    const candidate = toVersionInput(fields, (m) => fail('messages', `inline media (${m.file}) needs the library directory; import it with promptd import <library>`));
+    const candidate = toVersionInput(fields, (m, i) => fail(`messages[${i}].content.data`, `inline media (${m.file}) needs the library directory; import it with promptd import <library>`));
     return [finish(f.path, name, candidate, { format: 'promptd', source: f.path })];
   });
 }
