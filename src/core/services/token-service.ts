@@ -98,8 +98,13 @@ export interface TokenServiceDeps {
   onError?: (e: unknown) => void;
   /** Where authenticated use is noted for the audit (token.used, once per token, face and hour). */
   uses?: Pick<TokenUseLog, 'used'>;
-  /** The change log: its token events (any instance's) drop the MCP tokens kept in memory. */
-  feed?: Pick<ChangeFeed, 'subscribe'>;
+  /**
+   * The change log: its token events (any instance's) drop the MCP tokens kept in memory,
+   * and every token write pokes it after commit. On SQLite the poll only sees other
+   * connections' commits, so without the poke this process's own caches (/mcp's "a token
+   * exists", kept MCP tokens) and stream closers waited for an unrelated write.
+   */
+  feed?: Pick<ChangeFeed, 'subscribe' | 'poke'>;
 }
 
 /** MCP tokens kept in memory at most this long without a token event (a stalled change feed). */
@@ -128,6 +133,11 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
   const forgetMcpTokens = () => {
     generation++;
     mcpTokens.clear();
+  };
+  // After commit (or a failed write, harmlessly): deliver this process's token events now.
+  const wake = async () => {
+    forgetMcpTokens();
+    await feed?.poke();
   };
   feed?.subscribe((events) => {
     // A new token or a noted use changes no kept token.
@@ -230,7 +240,7 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
       return store.write(async (tx) => {
         if (await tx.tokens.byName(name)) throw conflict(`a token named "${name}" already exists; pick another name`, [{ path: 'name', message: 'already exists' }]);
         return insert(tx, name, actor, grant, rates);
-      });
+      }).finally(wake);
     },
     /** Changes a token's own rate limits (null: back to the instance setting); recorded as `token.updated`. */
     async setRates(id: number, rates: TokenRates, actor = 'cli'): Promise<TokenInfo> {
@@ -242,7 +252,7 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
         const changed = Object.fromEntries(RATE_FIELDS.filter((k) => rates[k] !== undefined).map((k) => [k, { from: row[k], to: updated[k] }]));
         await tx.events.append([{ actor, action: 'token.updated', entity: 'token', entityKey: String(id), details: { name: row.name, tokenId: id, ...changed } }]);
         return updated;
-      }).finally(forgetMcpTokens);
+      }).finally(wake);
     },
     /**
      * The first-run admin token: created only when no token is active, under the write
@@ -256,7 +266,7 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
         let name = 'first-run';
         for (let i = 2; taken.has(name); i++) name = `first-run-${i}`;
         return insert(tx, name, actor, { kind: 'admin', role: 'admin', scope: null });
-      });
+      }).finally(wake);
     },
     async list(): Promise<TokenInfo[]> {
       return store.read.tokens.list();
@@ -286,7 +296,7 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
         const updated = await tx.tokens.revoke(row.id, now());
         await tx.events.append([{ actor, action: 'token.revoked', entity: 'token', entityKey: String(row.id), details: { name: row.name, tokenId: row.id } }]);
         return updated;
-      }).finally(forgetMcpTokens);
+      }).finally(wake);
     },
     /** Returns the actor name for a valid admin-API token, or null. Checked against the database on every call, so revocation is immediate. */
     async verify(token: string | undefined): Promise<string | null> {
