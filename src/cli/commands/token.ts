@@ -20,6 +20,15 @@ const perMinute = (flag: string) => (raw: string): number => {
   return n;
 };
 
+/**
+ * Issue 37.14: the first MCP client token locks /mcp for every client without one,
+ * connected ones included (docs/access.md), so the CLI says so before it creates it.
+ */
+export const FIRST_MCP_TOKEN =
+  'note: this is the first MCP client token: once it exists, /mcp and /sse refuse every client without a token, ' +
+  'those connected now included (anonymous MCP access ends; stdio `promptd mcp` is not affected). ' +
+  'There is no option to keep anonymous access on loopback: to get it back, revoke every MCP token (promptd token revoke <id>).\n';
+
 export function registerToken(program: Command): void {
   const token = program.command('token').description('manage admin API and MCP client tokens (stored hashed)');
   token
@@ -38,6 +47,7 @@ export function registerToken(program: Command): void {
       if (o.role !== undefined && !isRole(o.role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
       const spec: TokenSpec = o.mcp ? { kind: 'mcp', label: o.label, tags: o.tag ?? null } : { kind: 'admin', role: o.role as Role | undefined };
       await withCore(cmd, 'write', async (core) => {
+        if (o.mcp && !process.env.PROMPTD_MCP_TOKEN && !process.env.PROMPTD_OAUTH_ISSUER && !(await core.tokens.mcpTokensExist())) process.stderr.write(FIRST_MCP_TOKEN);
         const { token: t, info } = await core.tokens.create(name, 'cli', { ...spec, mcpRatePerMinute: o.rateMcp, writeRatePerMinute: o.rateWrites });
         process.stderr.write(`created ${describe(info)} token #${info.id} "${printable(info.name)}"; it is shown only once:\n`);
         process.stdout.write(`${t}\n`);

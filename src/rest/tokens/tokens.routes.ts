@@ -52,7 +52,14 @@ export const TokenUpdateSchema = z
 
 export const list = createRoute({
   method: 'get', path: '/tokens', tags, summary: 'List admin API and MCP client tokens (never their values or hashes)',
-  responses: { 200: json(z.object({ items: z.array(TokenSchema), nextCursor: z.null() }).meta({ id: 'TokenList' }), 'Every token, oldest first'), 401: errorResponses[401] },
+  responses: {
+    200: json(z.object({
+      items: z.array(TokenSchema),
+      nextCursor: z.null(),
+      mcpAnonymous: z.boolean().meta({ description: 'true while /mcp admits clients without a token (no MCP client token, no PROMPTD_MCP_TOKEN, no OAuth): creating the first MCP token ends that for every client, connected ones included' }),
+    }).meta({ id: 'TokenList' }), 'Every token, oldest first'),
+    401: errorResponses[401],
+  },
 });
 export const create = createRoute({
   method: 'post', path: '/tokens', tags, summary: 'Create a token (the response carries it, shown once)',
