@@ -144,6 +144,11 @@ function admissionCheck(opts: McpHttpOptions, auth: McpAuth): (c: Context) => Pr
   return async (c) => {
     const admitted = await auth.admit(c);
     const principal = admitted instanceof Response ? undefined : admitted;
+    // A refused credential (not a 403 scope refusal, nor the issuer being down): audit and metrics (36.13).
+    if (admitted instanceof Response && admitted.status === 401) {
+      const presented = /^Bearer\s+(\S+)/i.exec(c.req.header('authorization') ?? '')?.[1];
+      opts.core.authFailures.record({ face: 'mcp', address: clientAddress(c, opts.trustProxy), presented });
+    }
     const viaToken = principal?.id === 'static-token';
     // An MCP client token counts against its own bucket, with its own per-token limit.
     const client = principal?.token;

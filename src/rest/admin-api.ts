@@ -33,7 +33,7 @@ export const ADMIN_BODY_LIMIT = 16 * 1024 * 1024;
 
 export function createAdminApi(core: Core, opts: { bodyLimitBytes?: number; events?: Partial<EventStreamLimits>; rate?: RateLimitOptions; mcpRequired?: () => Promise<boolean> } = {}) {
   const tickets = createTicketStore();
-  const auth = adminAuth(core.tokens, { tickets, eventsPath: '/admin/v1/events', rate: opts.rate });
+  const auth = adminAuth(core.tokens, { tickets, eventsPath: '/admin/v1/events', rate: opts.rate, failures: core.authFailures });
   const api = new OpenAPIHono<AuthEnv>();
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   // The document and its docs page are public; every API route needs a token.

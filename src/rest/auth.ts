@@ -6,6 +6,11 @@ import type { TokenFace } from '../core/services/token-use.js';
 import type { TicketStore } from './events/stream-tickets.js';
 import { problemResponse } from './problem.js';
 import { callerSubject, problemTooMany, requestSubject, type RateLimitOptions } from '../http/rate-limit.js';
+import { clientAddress } from '../http/client-address.js';
+import type { AuthFailureLog } from '../core/services/auth-failures.js';
+
+/** Where refused credentials are counted (core.authFailures: audit and metrics). */
+type Failures = Pick<AuthFailureLog, 'record'>;
 
 export type AuthEnv = { Variables: { actor: string; tokenId: number | null; role: Role; display: string } };
 
@@ -25,7 +30,7 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * no route takes a token in the URL. Which role a route needs is checked after this,
  * by requireRole (src/rest/access-table.ts).
  */
-export function adminAuth(tokens: TokenService, opts: { tickets?: TicketStore; eventsPath?: string; rate?: RateLimitOptions } = {}): MiddlewareHandler<AuthEnv> {
+export function adminAuth(tokens: TokenService, opts: { tickets?: TicketStore; eventsPath?: string; rate?: RateLimitOptions; failures?: Failures } = {}): MiddlewareHandler<AuthEnv> {
   return bearerAuth(tokens, { ...opts, realm: 'promptd-admin', face: 'admin' });
 }
 
@@ -33,7 +38,7 @@ export function adminAuth(tokens: TokenService, opts: { tickets?: TicketStore; e
  * Bearer auth for the read API (/v1): every admin-API token, whatever its role (the
  * read API only reads). MCP client tokens are refused here as on the admin API.
  */
-export function readAuth(tokens: TokenService, opts: { rate?: RateLimitOptions } = {}): MiddlewareHandler<AuthEnv> {
+export function readAuth(tokens: TokenService, opts: { rate?: RateLimitOptions; failures?: Failures } = {}): MiddlewareHandler<AuthEnv> {
   return bearerAuth(tokens, { ...opts, realm: 'promptd', face: 'read' });
 }
 
@@ -42,7 +47,7 @@ export function readAuth(tokens: TokenService, opts: { rate?: RateLimitOptions }
  * else the client address, so guessing tokens is rate limited too): a 429 before
  * a 401 once an unauthenticated address is over its limit.
  */
-function bearerAuth(tokens: TokenService, opts: { realm: string; face: TokenFace; tickets?: TicketStore; eventsPath?: string; rate?: RateLimitOptions }): MiddlewareHandler<AuthEnv> {
+function bearerAuth(tokens: TokenService, opts: { realm: string; face: TokenFace; tickets?: TicketStore; eventsPath?: string; rate?: RateLimitOptions; failures?: Failures }): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
     const header = c.req.header('authorization');
     const token = header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
@@ -53,6 +58,11 @@ function bearerAuth(tokens: TokenService, opts: { realm: string; face: TokenFace
       if (refused) return problemTooMany(c, refused);
     }
     if (!principal) {
+      // Counted per minute, address and token prefix for the audit, and in the metrics (36.13).
+      opts.failures?.record({
+        face: opts.eventsPath !== undefined && c.req.path === opts.eventsPath ? 'events' : opts.face,
+        address: clientAddress(c, opts.rate?.trustProxy), presented: token ?? ticket,
+      });
       const detail = ticket
         ? 'the stream ticket is not valid (unknown, used or expired); POST /admin/v1/events/ticket for a new one'
         : token ? 'the bearer token is not valid (unknown or revoked, or an MCP client token, which only /mcp takes)' : 'send Authorization: Bearer <token>';

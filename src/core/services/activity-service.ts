@@ -11,8 +11,10 @@ import { LIMITS } from '../schemas.js';
 /** Every action the change log records. */
 export const ACTIVITY_ACTIONS: readonly string[] = [...WEBHOOK_EVENTS, PING_EVENT, ...AUDIT_ONLY_EVENTS];
 const TOKEN_USED = 'token.used';
+/** Failed authentications, like token use, are the audit's, not the activity page's. */
+const AUTH_FAILED = 'auth.failed';
 /** `<prefix>.*` patterns an `action=` filter takes. */
-const ACTION_PREFIXES: readonly string[] = [...WEBHOOK_EVENT_PREFIXES, 'settings'];
+const ACTION_PREFIXES: readonly string[] = [...WEBHOOK_EVENT_PREFIXES, 'settings', 'auth'];
 
 export interface ActivityQuery {
   /** exactly this actor, e.g. `token:ci-bot#3`, `admin`, `cli` */
@@ -67,7 +69,7 @@ export function createActivityService({ store, cursors }: { store: Pick<Store, '
       const limit = clampLimit(q.limit);
       const filter: EventFilter = {
         ...(q.actor !== undefined ? { actor: q.actor } : {}),
-        ...(q.action !== undefined ? { actions: actionsOf(q.action, q.withUse) } : q.withUse ? {} : { exceptActions: [TOKEN_USED] }),
+        ...(q.action !== undefined ? { actions: actionsOf(q.action, q.withUse) } : q.withUse ? {} : { exceptActions: [TOKEN_USED, AUTH_FAILED] }),
         ...(q.entity !== undefined ? { entity: q.entity } : {}),
         ...(q.entityKey !== undefined ? { entityKey: q.entityKey } : {}),
         ...(q.prompt !== undefined ? { entity: 'prompt' as const, entityKey: q.prompt } : {}),

@@ -140,8 +140,8 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
     await feed?.poke();
   };
   feed?.subscribe((events) => {
-    // A new token or a noted use changes no kept token.
-    if (events.some((e) => e.entity === 'token' && e.action !== 'token.used' && e.action !== 'token.created')) forgetMcpTokens();
+    // A new token, a noted use or a failed authentication changes no kept token.
+    if (events.some((e) => e.entity === 'token' && e.action !== 'token.used' && e.action !== 'token.created' && e.action !== 'auth.failed')) forgetMcpTokens();
   });
   const touched = new Map<number, number>();
   const pending = new Set<Promise<void>>();
