@@ -17,7 +17,7 @@ import type { McpScope } from '../mcp-scope.js';
 export type { TokenInfo };
 
 /** What a new token may do: an admin-API token with a role (default admin), or an MCP client token with a scope. */
-export type TokenSpec = { kind?: 'admin'; role?: Role } | { kind: 'mcp'; label?: string; tags?: string[] | null };
+export type TokenSpec = { kind?: 'admin'; role?: Role } | { kind: 'mcp' | 'app'; label?: string; tags?: string[] | null };
 
 /** Who an admin-API bearer token is: its actor, its id (null for PROMPTD_ADMIN_TOKEN), its role and its own rate limits. */
 export interface Principal {
@@ -35,6 +35,12 @@ export interface Principal {
 }
 /** The admin-API principal (the name access used before the merge with the rate limits). */
 export type AdminPrincipal = Principal;
+
+/**
+ * Who a read API (/v1) request is: an admin-API token (every role reads; scope null) or
+ * an application token, which reads its scope only: one label, optionally some tags.
+ */
+export type ReadPrincipal = Omit<Principal, 'kind'> & { kind: 'admin' | 'app'; scope: McpScope | null };
 
 /** Who an MCP request is (an MCP client token): its scope and its own rate limits. */
 export interface McpTokenPrincipal {
@@ -56,19 +62,21 @@ const McpSpecSchema = z.object({
 
 function grantOf(spec: TokenSpec): TokenGrant {
   const fail = (path: string, message: string) => invalid(`invalid token: ${path}: ${message}`, [{ path, message }]);
-  if (spec.kind === 'mcp') {
-    if ((spec as { role?: unknown }).role !== undefined) throw fail('role', 'an MCP token has no role: it sees one label (and tags), never the admin API');
+  if (spec.kind === 'mcp' || spec.kind === 'app') {
+    if ((spec as { role?: unknown }).role !== undefined) {
+      throw fail('role', spec.kind === 'mcp' ? 'an MCP token has no role: it sees one label (and tags), never the admin API' : 'an app token has no role: it reads one label (and tags) on the read API, never the admin API');
+    }
     const parsed = McpSpecSchema.safeParse({ label: spec.label, tags: spec.tags });
     if (!parsed.success) {
       const errors = parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
       throw invalid(`invalid token: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
     }
     const { label, tags } = parsed.data;
-    return { kind: 'mcp', role: null, scope: { label: label ?? PRODUCTION, tags: tags ? normalizeTags(tags) : null } };
+    return { kind: spec.kind, role: null, scope: { label: label ?? PRODUCTION, tags: tags ? normalizeTags(tags) : null } };
   }
-  if (spec.kind !== undefined && spec.kind !== 'admin') throw fail('kind', 'admin or mcp');
+  if (spec.kind !== undefined && spec.kind !== 'admin') throw fail('kind', 'admin, mcp or app');
   const extra = Object.entries(spec).find(([k, v]) => k !== 'kind' && k !== 'role' && !(RATE_FIELDS as readonly string[]).includes(k) && v !== undefined)?.[0];
-  if (extra) throw fail(extra, 'only MCP tokens (kind mcp) have a label and tags');
+  if (extra) throw fail(extra, 'only MCP and app tokens (kind mcp or app) have a label and tags');
   if (spec.role !== undefined && !(ROLES as readonly string[]).includes(spec.role)) throw fail('role', `one of ${ROLES.join(', ')}`);
   return { kind: 'admin', role: spec.role ?? 'admin', scope: null };
 }
@@ -147,8 +155,8 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
   const pending = new Set<Promise<void>>();
 
   async function insert(tx: Repositories, name: string, actor: string, grant: TokenGrant, rates: TokenRates = {}) {
-    // MCP tokens start `pdm_`, so a token pasted into the wrong place is easy to tell.
-    const token = `${grant.kind === 'mcp' ? 'pdm_' : 'pd_'}${randomBytes(32).toString('base64url')}`;
+    // MCP tokens start `pdm_`, app tokens `pda_`, so a token pasted into the wrong place is easy to tell.
+    const token = `${grant.kind === 'mcp' ? 'pdm_' : grant.kind === 'app' ? 'pda_' : 'pd_'}${randomBytes(32).toString('base64url')}`;
     const row = await tx.tokens.insert({ name, prefix: token.slice(0, SHOWN_PREFIX), hash: sha256(token).toString('hex'), ...grant, ...rates });
     const setRates = RATE_FIELDS.filter((k) => rates[k] != null).map((k) => [k, rates[k]]);
     const details = {
@@ -196,6 +204,27 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
     if (face) uses?.used({ actor, entityKey: String(row.id), name: row.name, tokenId: row.id, face });
     return {
       actor, tokenId: row.id, name: row.name, kind: 'admin', role: row.role, display: `token "${row.name}"`,
+      mcpRatePerMinute: row.mcpRatePerMinute, writeRatePerMinute: row.writeRatePerMinute,
+    };
+  }
+
+  /**
+   * A read API (/v1) credential: an admin-API token of any role (scope null), or an app
+   * token with its scope (issue 36.12). MCP tokens are refused here. Read from the
+   * database on every call, as admin tokens are, so revocation is immediate.
+   */
+  async function authenticateRead(token: string | undefined): Promise<ReadPrincipal | null> {
+    if (!token?.startsWith('pda_') || token.length > 512) {
+      const admin = await authenticate(token, 'read');
+      return admin && { ...admin, scope: null };
+    }
+    const row = await store.read.tokens.byHash(sha256(token).toString('hex'));
+    if (!row || row.revokedAt || row.kind !== 'app' || !row.scope) return null;
+    touch(row.id);
+    const actor = tokenActor(row);
+    uses?.used({ actor, entityKey: String(row.id), name: row.name, tokenId: row.id, face: 'read' });
+    return {
+      actor, tokenId: row.id, name: row.name, kind: 'app', role: 'reader', display: `token "${row.name}"`, scope: row.scope,
       mcpRatePerMinute: row.mcpRatePerMinute, writeRatePerMinute: row.writeRatePerMinute,
     };
   }
@@ -307,6 +336,7 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
       await Promise.all([...pending]);
     },
     authenticate,
+    authenticateRead,
     authenticateMcp,
     hasEnvToken: () => envDigest !== undefined,
   };

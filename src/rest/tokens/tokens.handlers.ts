@@ -22,7 +22,7 @@ export function createHandlers(core: Core, mcpRequired: McpRequired = () => core
   };
   const create: H<'create'> = async (c) => {
     const { name, kind, role, label, tags, mcpRatePerMinute, writeRatePerMinute } = c.req.valid('json');
-    const spec: TokenSpec = kind === 'mcp' ? { kind, label, tags, ...(role ? { role } : {}) } : { kind, role, ...(label ? { label } : {}), ...(tags ? { tags } : {}) } as TokenSpec;
+    const spec: TokenSpec = kind === 'mcp' || kind === 'app' ? { kind, label, tags, ...(role ? { role } : {}) } : { kind, role, ...(label ? { label } : {}), ...(tags ? { tags } : {}) } as TokenSpec;
     const { token, info } = await core.tokens.create(name, c.get('actor'), { ...spec, mcpRatePerMinute, writeRatePerMinute });
     c.header('Location', `/admin/v1/tokens/${info.id}`);
     return c.json(wire({ ...shown(info, c.get('tokenId')), token }), 201);
