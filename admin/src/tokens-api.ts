@@ -4,7 +4,7 @@ import type { Ok } from './types';
 
 export type ApiToken = Ok<typeof client.tokens.$get>['items'][number];
 export type CreatedToken = Ok<typeof client.tokens.$post>;
-export type TokenInput = { name: string; kind?: 'admin' | 'mcp'; role?: 'reader' | 'editor' | 'admin'; label?: string; tags?: string[] };
+export type TokenInput = { name: string; kind?: 'admin' | 'mcp' | 'app'; role?: 'reader' | 'editor' | 'admin'; label?: string; tags?: string[] };
 
 const data = <T>(p: Promise<{ data: T }>) => p.then((r) => r.data);
 

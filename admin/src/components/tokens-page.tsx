@@ -12,7 +12,7 @@ import '../webhooks.css';
 function CreateForm({ onCreated, mcpAnonymous }: { onCreated: (t: CreatedToken) => void; mcpAnonymous: boolean }) {
   const id = useId();
   const [name, setName] = useState('');
-  const [kind, setKind] = useState<'admin' | 'mcp'>('admin');
+  const [kind, setKind] = useState<'admin' | 'mcp' | 'app'>('admin');
   const [role, setRole] = useState<'reader' | 'editor' | 'admin'>('admin');
   const [label, setLabel] = useState('production');
   const [tagText, setTagText] = useState('');
@@ -26,7 +26,7 @@ function CreateForm({ onCreated, mcpAnonymous }: { onCreated: (t: CreatedToken) 
     setError(null);
     try {
       let body: TokenInput = { name, kind, role };
-      if (kind === 'mcp') {
+      if (kind !== 'admin') {
         const parsed = parseTags(tagText);
         if ('error' in parsed) {
           setErrors({ tags: parsed.error });
@@ -59,6 +59,7 @@ function CreateForm({ onCreated, mcpAnonymous }: { onCreated: (t: CreatedToken) 
         <legend>Kind</legend>
         <label><input type="radio" name={`${id}-kind`} value="admin" checked={kind === 'admin'} data-testid="token-kind-admin" onChange={() => setKind('admin')} /> Admin API (this UI, scripts, CI)</label>
         <label><input type="radio" name={`${id}-kind`} value="mcp" checked={kind === 'mcp'} data-testid="token-kind-mcp" onChange={() => setKind('mcp')} /> MCP client (one label, optional tags)</label>
+        <label><input type="radio" name={`${id}-kind`} value="app" checked={kind === 'app'} data-testid="token-kind-app" onChange={() => setKind('app')} /> Application (the read API /v1: one label, optional tags)</label>
       </fieldset>
       {kind === 'mcp' && mcpAnonymous && (
         // Issue 37.14: the first MCP token silently locked /mcp for every client already connected without one.
@@ -193,7 +194,7 @@ export function TokensPage() {
                       <td>
                         {t.name} {t.current && <Badge kind="info">this browser</Badge>}
                       </td>
-                      <td data-testid="token-access">{t.kind === 'mcp' ? <>MCP · {t.label}{t.tags ? ` · ${t.tags.map((x) => `#${x}`).join(' ')}` : ''}</> : t.role}</td>
+                      <td data-testid="token-access">{t.kind !== 'admin' ? <>{t.kind === 'mcp' ? 'MCP' : 'App'} · {t.label}{t.tags ? ` · ${t.tags.map((x) => `#${x}`).join(' ')}` : ''}</> : t.role}</td>
                       <td><code>{t.prefix}…</code></td>
                       <td><Time iso={t.createdAt} /></td>
                       <td data-testid="token-last-used">{t.lastUsedAt ? <Time iso={t.lastUsedAt} /> : <span className="muted">never</span>}</td>
