@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/index.js';
 import { actor, makeCore } from '../helpers/db.js';
 import { textPrompt, TOKEN } from '../helpers/http.js';
-import { makeReadClient, problem } from './helpers.js';
+import { makeReadClient, problem, sseReader } from './helpers.js';
 
 let core: Core;
 let client: ReturnType<typeof makeReadClient>;
@@ -79,6 +79,22 @@ describe('app tokens on the read API', () => {
     expect(mine.some((i) => i.labels?.includes('staging'))).toBe(true);
     // An admin token sees them all.
     expect(new Set((await seen(TOKEN)).map((i) => i.prompt))).toEqual(new Set(['internal', 'shop-greet', 'shop-help']));
+  });
+
+  it('hear only the changes in their scope on the stream', async () => {
+    const abort = new AbortController();
+    const res = await client.call('GET', '/changes/stream', undefined, as(app), { signal: abort.signal });
+    expect(res.status).toBe(200);
+    const sse = sseReader(res);
+    expect((await sse.next())?.event).toBe('ready');
+    // Out of scope first (another tag, then another label), then in scope: the first change heard is the last write.
+    await core.labels.set('internal', 'staging', 1, actor);
+    await core.labels.set('shop-greet', 'canary', 1, actor);
+    await core.labels.set('shop-greet', 'staging', 1, actor);
+    const heard = await sse.next();
+    expect(heard?.event).toBe('change');
+    expect(JSON.parse(heard!.data!)).toMatchObject({ prompt: 'shop-greet', labels: ['staging'], version: 1 });
+    abort.abort();
   });
 
   it('are refused on the admin API (401) and are not MCP tokens', async () => {
