@@ -193,7 +193,7 @@ async function listenHttp(
   const wellKnown = oauth ? protectedResourceApp({ issuer: oauth.issuer, resource }) : undefined;
   const app = createApp({
     core, mcp: mcp.app, mcpLegacy: mcp.legacyApp, hosts, wellKnown, events: opts.events, rate, logError: (e) => logger.error({ err: e }, 'unhandled error'),
-    metrics: { instruments: metrics, open: opts.metricsOpen ?? false },
+    metrics: { instruments: metrics, open: opts.metricsOpen ?? false }, mcpRequired: auth.required,
   });
   if (benchStatsEnabled()) {
     app.route('/__bench', benchStatsApp(() => ({

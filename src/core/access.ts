@@ -7,8 +7,12 @@ import { DomainError } from './errors.js';
 export const ROLES = ['reader', 'editor', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** The kinds of token: an admin-API token is never an MCP token, and vice versa. */
-export const TOKEN_KINDS = ['admin', 'mcp'] as const;
+/**
+ * The kinds of token: an admin-API token (with a role), an MCP client token (/mcp, with a
+ * scope), an application token (the read API /v1 only, with the same scope). A token is
+ * only ever one of them.
+ */
+export const TOKEN_KINDS = ['admin', 'mcp', 'app'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 
 export const isRole = (s: unknown): s is Role => typeof s === 'string' && (ROLES as readonly string[]).includes(s);

@@ -22,6 +22,7 @@ import { createServedCatalog, type CompletionResult } from './catalog.js';
 import { createServedReads } from './services/served-reads.js';
 import { completeResourceVariable } from './completion.js';
 import { createTokenUseLog } from './services/token-use.js';
+import { createAuthFailureLog } from './services/auth-failures.js';
 import { createRateLimitSettings } from './services/rate-limit-settings.js';
 import { createRateLimiter } from './rate-limit.js';
 import type { DatabaseKind, PoolStats, Store } from './ports.js';
@@ -50,6 +51,8 @@ export interface CoreOptions {
   searchScanLimit?: number;
   /** Webhooks may target private and loopback addresses (default: PROMPTD_WEBHOOK_ALLOW_PRIVATE=1). */
   allowPrivateWebhooks?: boolean;
+  /** How often failed authentications are written to the audit (default every minute; 0: only on flush() and close). */
+  authFailureFlushMs?: number;
   /** Rate-limit buckets kept in memory (default 10 000; tests lower it). */
   maxRateBuckets?: number;
   /** Usage recording (src/core/usage): this process's id in the rows it writes, the flush period (0: only flush()), retention in days (PROMPTD_USAGE_RETENTION_DAYS, default 90). */
@@ -91,6 +94,7 @@ export async function createCore(opts: CoreOptions) {
   const tokenUse = createTokenUseLog({ store, now: opts.now, onError: opts.onError });
   const tokens = createTokenService({ store, envToken: opts.adminToken, now: opts.now, onError: opts.onError, uses: tokenUse, feed, knownLabels });
   const clock = opts.now ? () => opts.now!().getTime() : () => Date.now();
+  const authFailures = createAuthFailureLog({ store, now: clock, flushMs: opts.authFailureFlushMs, onError: opts.onError });
   const rateLimits = await createRateLimitSettings({ store, feed, now: clock, onError: opts.onError });
   const rateLimiter = createRateLimiter({ limits: rateLimits.current, now: clock, maxBuckets: opts.maxRateBuckets });
   const purger = opts.purgeIntervalMs === 0 ? undefined : startPurger(prompts, { intervalMs: opts.purgeIntervalMs, onError: opts.onError });
@@ -127,6 +131,8 @@ export async function createCore(opts: CoreOptions) {
     tokens,
     /** Audit: each credential's first use per face and hour, as `token.used` change events. */
     tokenUse,
+    /** Audit and metrics: failed authentications, counted per minute, address and token prefix (`auth.failed`). */
+    authFailures,
     /** The instance-wide rate limits (a Setting; docs/rate-limits.md). */
     rateLimits,
     /** This process's token buckets, one per client and class of request (the HTTP faces count through it). */
@@ -163,6 +169,7 @@ export async function createCore(opts: CoreOptions) {
       await usage.stop().catch((e) => opts.onError?.(e));
       await tokens.idle();
       await tokenUse.idle();
+      await authFailures.stop();
       await rateLimits.idle();
       await feed.stop();
       await store.close();

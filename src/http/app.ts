@@ -41,9 +41,11 @@ export interface AppOptions {
    * them, to anyone when `open` (PROMPTD_METRICS=1), else only with an admin token.
    */
   metrics?: { instruments: Metrics; open: boolean };
+  /** Whether /mcp needs a token now (the MCP app's McpAuth.required); GET /admin/v1/tokens reports it as mcpAnonymous. */
+  mcpRequired?: () => Promise<boolean>;
 }
 
-export function createApp({ core, mcp, mcpLegacy, adminUiDir, bodyLimitBytes, logError, hosts, events, rate, metrics, wellKnown }: AppOptions) {
+export function createApp({ core, mcp, mcpLegacy, adminUiDir, bodyLimitBytes, logError, hosts, events, rate, metrics, wellKnown, mcpRequired }: AppOptions) {
   const app = new Hono();
   const notFound = (c: Context) => {
     markUnmatched(c);
@@ -88,7 +90,7 @@ export function createApp({ core, mcp, mcpLegacy, adminUiDir, bodyLimitBytes, lo
   const headers = adminSecurityHeaders();
   app.use('/admin', headers);
   app.use('/admin/*', headers);
-  app.route('/admin/v1', createAdminApi(core, { bodyLimitBytes, events, rate }));
+  app.route('/admin/v1', createAdminApi(core, { bodyLimitBytes, events, rate, mcpRequired }));
   app.route('/v1', createReadApi(core, { bodyLimitBytes, events, rate, onServed: metrics ? (label) => metrics.instruments.promptServed(label) : undefined }));
   if (wellKnown) app.route('/', wellKnown);
   if (mcp) app.route('/mcp', mcp);

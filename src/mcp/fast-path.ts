@@ -19,6 +19,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_BODY_BYTES, preRead } from './json-body.js';
 import type { HostAllowList } from '../http/host-allowlist.js';
+import { sessionBinding } from './mcp-auth.js';
 
 type RpcId = string | number;
 type Obj = Record<string, unknown>;
@@ -88,7 +89,7 @@ export function fastDispatchFor(transport: Transport): FastDispatch {
 export interface FastPathDeps {
   hosts: HostAllowList;
   /** Authentication, rate limit and token-use note, as on the slow path. */
-  admission(c: Context): Promise<{ id: string } | Response>;
+  admission(c: Context): Promise<{ id: string; scopes?: string[] } | Response>;
   /** The session `id` if it exists: its owner and dispatcher. */
   session(id: string): { principal: string; fast: FastDispatch } | undefined;
   touch(id: string): void;
@@ -228,7 +229,7 @@ async function serve(d: FastPathDeps, req: IncomingMessage, res: ServerResponse,
     return done(admitted.status);
   }
   const session = d.session(sid);
-  if (!session || session.principal !== admitted.id) {
+  if (!session || session.principal !== sessionBinding(admitted)) {
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found: it expired or was closed; initialize a new session' }, id: null }));
     return done(404);
   }

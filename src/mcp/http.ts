@@ -23,7 +23,7 @@ import { sessionAuthFor } from './session-label.js';
 import { callerSubject, requestSubject, rpcTooMany } from '../http/rate-limit.js';
 import { observeMcpTransport } from './observe.js';
 import type { McpMetrics } from '../metrics/metrics.js';
-import { createMcpAuth, type McpAuth, type McpPrincipal } from './mcp-auth.js';
+import { createMcpAuth, sessionBinding, type McpAuth, type McpPrincipal } from './mcp-auth.js';
 import { fastDispatchFor, type FastDispatch, type FastPathDeps } from './fast-path.js';
 import type { McpSessionAuth } from '../core/mcp-scope.js';
 
@@ -98,7 +98,7 @@ export interface McpHttpApp {
 
 interface Entry {
   transport: WebStandardStreamableHTTPServerTransport;
-  /** The principal that opened the session: only it may use the session id (hijacking). */
+  /** The principal that opened the session (with an OAuth token's scopes: sessionBinding): only it may use the session id (hijacking). */
   principal: string;
   close(): Promise<void>;
   /** Who opened the session: every later request must be the same caller. */
@@ -146,6 +146,11 @@ function admissionCheck(opts: McpHttpOptions, auth: McpAuth): (c: Context) => Pr
   return async (c) => {
     const admitted = await auth.admit(c);
     const principal = admitted instanceof Response ? undefined : admitted;
+    // A refused credential (not a 403 scope refusal, nor the issuer being down): audit and metrics (36.13).
+    if (admitted instanceof Response && admitted.status === 401) {
+      const presented = /^Bearer\s+(\S+)/i.exec(c.req.header('authorization') ?? '')?.[1];
+      opts.core.authFailures.record({ face: 'mcp', address: clientAddress(c, opts.trustProxy), presented });
+    }
     const viaToken = principal?.id === 'static-token';
     // An MCP client token counts against its own bucket, with its own per-token limit.
     const client = principal?.token;
@@ -244,7 +249,7 @@ export function createMcpHttpApp(opts: McpHttpOptions): McpHttpApp {
     const server = createMcpServer({ ...serverOptions, label, auth, transport: 'http' });
     // Before connect: shaping and metrics wrap send after it, so fast answers pass through them.
     const fast = fastDispatchFor(transport);
-    const entry: Entry = { transport, principal: principal.id, close: () => server.close(), auth, fast };
+    const entry: Entry = { transport, principal: sessionBinding(principal), close: () => server.close(), auth, fast };
     try {
       await connectMcpServer(server, transport, core);
       if (opts.metrics) observeMcpTransport(transport, opts.metrics, { transport: 'streamable_http', label });
@@ -289,8 +294,9 @@ export function createMcpHttpApp(opts: McpHttpOptions): McpHttpApp {
       return newSession(c, clientAddress(c, opts.trustProxy), principal);
     }
     const entry = sessions.get(id);
-    // Another principal's session id is answered as unknown: a leaked id is worth nothing without its owner's token.
-    if (!entry || entry.principal !== principal.id) return rpcError(c, 404, -32001, 'Session not found: it expired or was closed; initialize a new session');
+    // Another principal's session id is answered as unknown: a leaked id is worth nothing
+    // without its owner's token; so is a token of the same subject with other scopes (36.7).
+    if (!entry || entry.principal !== sessionBinding(principal)) return rpcError(c, 404, -32001, 'Session not found: it expired or was closed; initialize a new session');
     const read = await readJsonBody(c);
     if (read && 'refused' in read) return read.refused;
     // A body we did not parse (not JSON, no Node request) counts as use: the doubt goes to the client.

@@ -17,7 +17,7 @@ import type { SessionTable } from './session-table.js';
 import { sessionAuthFor } from './session-label.js';
 import { observeMcpTransport } from './observe.js';
 import type { McpMetrics } from '../metrics/metrics.js';
-import type { McpPrincipal } from './mcp-auth.js';
+import { sessionBinding, type McpPrincipal } from './mcp-auth.js';
 import type { McpSessionAuth } from '../core/mcp-scope.js';
 
 export const LEGACY_SSE_PATH = '/sse';
@@ -78,7 +78,7 @@ export function createLegacySseApp(opts: LegacySseOptions) {
       sessions.delete(transport.sessionId);
       opts.table.remove(transport.sessionId);
     };
-    sessions.set(transport.sessionId, { transport, server, principal: principal.id, auth });
+    sessions.set(transport.sessionId, { transport, server, principal: sessionBinding(principal), auth });
     // connect() starts the transport: headers and the `endpoint` event go out now.
     await connectMcpServer(server, transport, core);
     if (opts.metrics) observeMcpTransport(transport, opts.metrics, { transport: 'sse', label });
@@ -90,7 +90,7 @@ export function createLegacySseApp(opts: LegacySseOptions) {
     if (principal instanceof Response) return principal;
     const id = c.req.query('sessionId') ?? '';
     const session = sessions.get(id);
-    if (!session || session.principal !== principal.id) return legacyError(c, 404, 'Session not found: it expired or was closed; open a new stream with GET /sse');
+    if (!session || session.principal !== sessionBinding(principal)) return legacyError(c, 404, 'Session not found: it expired or was closed; open a new stream with GET /sse');
     if (Number(c.req.header('content-length')) > MAX_BODY_BYTES) return legacyError(c, 413, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`);
     const node = nodeObjects(c);
     if (!node) return legacyError(c, 500, 'the legacy SSE transport needs the Node HTTP server');

@@ -56,6 +56,17 @@ export interface McpAuth {
   stop(): void;
 }
 
+/**
+ * What a session is bound to: the principal, and for an OAuth token its scopes too. A
+ * session opened with a broad token and used later with a narrower one of the same
+ * subject would otherwise keep the broad scope (the session's scope is fixed at
+ * initialize), so such a request is answered as for an unknown session (404): the
+ * client initializes again and gets the scope its token grants now.
+ */
+export function sessionBinding(p: Pick<McpPrincipal, 'id' | 'scopes'>): string {
+  return p.scopes ? `${p.id} ${[...new Set(p.scopes)].sort().join(' ')}` : p.id;
+}
+
 const quote = (s: string) => `"${s.replace(/["\\]/g, "'")}"`;
 const digest = (s: string) => createHash('sha256').update(s).digest();
 

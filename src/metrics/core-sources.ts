@@ -8,5 +8,6 @@ export function coreSources(core: Core): MetricsSources {
     servedPrompts: () => core.catalog.size(),
     poolStats: () => core.poolStats(),
     subscribeChanges: (fn) => core.feed.subscribe(fn),
+    subscribeAuthFailures: (fn) => core.authFailures.subscribe(fn),
   };
 }

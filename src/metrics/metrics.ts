@@ -32,7 +32,12 @@ export interface MetricsSources {
   poolStats(): { total: number; idle: number; waiting: number; max: number } | null;
   /** Change events as this instance sees them, to measure how late it sees them. */
   subscribeChanges(fn: (events: { at: Date }[]) => void): () => void;
+  /** Failed authentications as they happen, by face (admin, mcp, read, events). */
+  subscribeAuthFailures?(fn: (face: string) => void): () => void;
 }
+
+/** The faces promptd_auth_failures_total counts: a closed set, so the label stays bounded. */
+const AUTH_FAILURE_FACES = ['admin', 'mcp', 'read', 'events'] as const;
 
 export interface Metrics {
   readonly registry: Registry;
@@ -147,10 +152,19 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
         pool('promptd_db_pool_waiting_requests', 'Queries waiting for a database pool connection.', (s) => s.waiting);
         pool('promptd_db_pool_max_connections', 'The database pool size limit.', (s) => s.max);
       }
-      return sources.subscribeChanges((events) => {
+      const failures = new Counter({ name: 'promptd_auth_failures_total', help: 'Requests refused for a missing or invalid credential, by face (admin, mcp, read, events).', labelNames: ['face'] as const, registers });
+      for (const face of AUTH_FAILURE_FACES) failures.inc({ face }, 0);
+      const offFailures = sources.subscribeAuthFailures?.((face) => {
+        if ((AUTH_FAILURE_FACES as readonly string[]).includes(face)) failures.inc({ face });
+      });
+      const offChanges = sources.subscribeChanges((events) => {
         const t = now();
         for (const e of events) feedLag.observe(Math.max(0, (t - e.at.getTime()) / 1000));
       });
+      return () => {
+        offFailures?.();
+        offChanges();
+      };
     },
     async scrape() {
       return { body: await registry.metrics(), contentType: registry.contentType };

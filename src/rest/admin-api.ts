@@ -31,9 +31,9 @@ import type { AdminApiSchema, SchemaOf } from './admin-api-type.js';
 
 export const ADMIN_BODY_LIMIT = 16 * 1024 * 1024;
 
-export function createAdminApi(core: Core, opts: { bodyLimitBytes?: number; events?: Partial<EventStreamLimits>; rate?: RateLimitOptions } = {}) {
+export function createAdminApi(core: Core, opts: { bodyLimitBytes?: number; events?: Partial<EventStreamLimits>; rate?: RateLimitOptions; mcpRequired?: () => Promise<boolean> } = {}) {
   const tickets = createTicketStore();
-  const auth = adminAuth(core.tokens, { tickets, eventsPath: '/admin/v1/events', rate: opts.rate });
+  const auth = adminAuth(core.tokens, { tickets, eventsPath: '/admin/v1/events', rate: opts.rate, failures: core.authFailures });
   const api = new OpenAPIHono<AuthEnv>();
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   // The document and its docs page are public; every API route needs a token.
@@ -69,7 +69,7 @@ export function createAdminApi(core: Core, opts: { bodyLimitBytes?: number; even
     .route('/', eventsRouter(core, { tickets, limits: opts.events }))
     .route('/', webhooksRouter(core))
     .route('/', importRouter(core))
-    .route('/', tokensRouter(core))
+    .route('/', tokensRouter(core, opts.mcpRequired))
     .route('/', activityRouter(core))
     .route('/', auditRouter(core))
     .route('/', settingsRouter(core))

@@ -62,4 +62,37 @@ describe('promptd token create: roles and MCP tokens', () => {
       await core.close();
     }
   }, 150_000); // seven child processes
+
+  it('issue 37.14: the first MCP token says on stderr, before it is created, that anonymous MCP access ends; --app (36.12) does not', async () => {
+    const own = await tempDbUrl();
+    await migrateDatabase(own);
+    const env = { DATABASE_URL: own };
+    const note = /first MCP client token.*anonymous MCP access ends.*revoke every MCP token/;
+    const other0 = await tempDbUrl();
+    await migrateDatabase(other0);
+    let r = promptd(['token', 'create', 'an-admin'], { env });
+    expect(r.stderr).not.toMatch(note);
+    r = promptd(['token', 'create', 'first', '--mcp'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(note);
+    // Before it is created: the note comes first.
+    expect(r.stderr.search(note)).toBeLessThan(r.stderr.indexOf('created mcp'));
+    r = promptd(['token', 'create', 'second', '--mcp'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(note);
+    // An app token (issue 36.12) is not an MCP token: no note, and it reads /v1 in its scope only.
+    r = promptd(['token', 'create', 'shop', '--app', '--label', 'staging', '--tag', 'shop'], { env: { DATABASE_URL: other0 } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^pda_/);
+    expect(r.stderr).toContain('created app staging [shop] token');
+    expect(r.stderr).not.toMatch(note);
+    r = promptd(['token', 'create', 'both', '--app', '--mcp'], { env: { DATABASE_URL: other0 } });
+    expect(r.code).toBe(2);
+    // With PROMPTD_MCP_TOKEN, /mcp needed a token already.
+    const other = await tempDbUrl();
+    await migrateDatabase(other);
+    r = promptd(['token', 'create', 'first', '--mcp'], { env: { DATABASE_URL: other, PROMPTD_MCP_TOKEN: 'shared' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(note);
+  }, 120_000);
 });

@@ -83,4 +83,25 @@ describe.skipIf(skipE2E)('admin UI: tokens', () => {
     await until(async () => (await own.getAttribute('data-revoked').catch(() => null)) === 'true', 'own token revoked');
     expect(errors).toEqual([]);
   });
+
+  it('issue 37.14: the dialog warns when the token would be the first MCP token (anonymous /mcp ends)', async () => {
+    const { server, page, errors } = await setup();
+    await signIn(page, server.url);
+    await page.getByTestId('nav-tokens').click();
+    await page.getByRole('heading', { name: 'Tokens', level: 1 }).waitFor();
+    expect(await page.getByTestId('token-mcp-first-warning').count()).toBe(0);
+    await page.getByTestId('token-kind-mcp').check();
+    const warning = page.getByTestId('token-mcp-first-warning');
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('anonymous MCP access ends');
+    await expectNoAxeViolations(page, 'tokens (first MCP token warning)');
+    await page.getByLabel('Name').fill('first-mcp');
+    await page.getByTestId('token-create').click();
+    await page.getByTestId('token-secret').waitFor();
+    await page.locator('[data-testid="token-row"][data-name="first-mcp"]').waitFor();
+    // A second MCP token changes nothing: no warning.
+    await until(async () => (await warning.count()) === 0, 'the warning to go');
+    expect(await page.getByTestId('token-kind-mcp').isChecked()).toBe(true);
+    expect(errors).toEqual([]);
+  });
 });

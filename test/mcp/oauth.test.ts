@@ -202,6 +202,32 @@ describe('scopes → session scope', () => {
     expect((await as('alice')).status).toBe(200);
     await client.close();
   });
+
+  it('issue 36.7: a token of the same subject with other scopes cannot use the session (the scope is fixed at initialize)', async () => {
+    const broad = await issuer.token({ aud: resource, sub: 'carol', scope: 'prompts:read label:production label:staging' });
+    const { client, transport } = await connectWith(broad);
+    const id = transport.sessionId!;
+    const send = async (scope: string, method: string, params: object) =>
+      fetch(resource, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18',
+          authorization: `Bearer ${await issuer.token({ aud: resource, sub: 'carol', scope })}`,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method, params }),
+      });
+    const get = { name: 'greet', arguments: { who: 'x' } };
+    // Narrower: a tag filter, or fewer labels. prompts/get takes the fast path, prompts/list the SDK's.
+    for (const narrow of ['prompts:read label:production label:staging tag:team-a', 'prompts:read']) {
+      expect((await send(narrow, 'prompts/get', get)).status, narrow).toBe(404);
+      expect((await send(narrow, 'prompts/list', {})).status, narrow).toBe(404);
+    }
+    // The same grant (scopes in another order, a fresh token) keeps the session.
+    const same = await send('label:staging prompts:read label:production', 'prompts/get', get);
+    expect(same.status).toBe(200);
+    await same.body?.cancel();
+    await client.close();
+  });
 });
 
 describe('issuer discovery', () => {

@@ -27,6 +27,18 @@ async function callAs(token: string, method: string, path: string, body?: unknow
 }
 
 describe('/admin/v1/tokens', () => {
+  it('issue 37.14: the list says whether /mcp admits anonymous clients (mcpAnonymous), which the first MCP token ends', async () => {
+    const anonymous = async () => ((await (await client.call('GET', '/tokens')).json()) as { mcpAnonymous: boolean }).mcpAnonymous;
+    expect(await anonymous()).toBe(true);
+    // An admin token changes nothing for /mcp.
+    expect((await client.call('POST', '/tokens', { name: 'not-mcp', role: 'reader' })).status).toBe(201);
+    expect(await anonymous()).toBe(true);
+    const created = await (await client.call('POST', '/tokens', { name: 'first-mcp', kind: 'mcp' })).json();
+    expect(await anonymous()).toBe(false);
+    expect((await client.call('DELETE', `/tokens/${created.id}`)).status).toBe(200);
+    expect(await anonymous()).toBe(true);
+  });
+
   it('creates a token shown once, lists it with its last use, revokes it at once', async () => {
     let res = await client.call('POST', '/tokens', { name: 'ci bot' });
     expect(res.status).toBe(201);

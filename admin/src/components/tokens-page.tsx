@@ -9,10 +9,10 @@ import { CopyBlock } from './connect-page';
 import { useDialog } from './dialog';
 import '../webhooks.css';
 
-function CreateForm({ onCreated }: { onCreated: (t: CreatedToken) => void }) {
+function CreateForm({ onCreated, mcpAnonymous }: { onCreated: (t: CreatedToken) => void; mcpAnonymous: boolean }) {
   const id = useId();
   const [name, setName] = useState('');
-  const [kind, setKind] = useState<'admin' | 'mcp'>('admin');
+  const [kind, setKind] = useState<'admin' | 'mcp' | 'app'>('admin');
   const [role, setRole] = useState<'reader' | 'editor' | 'admin'>('admin');
   const [label, setLabel] = useState('production');
   const [tagText, setTagText] = useState('');
@@ -26,7 +26,7 @@ function CreateForm({ onCreated }: { onCreated: (t: CreatedToken) => void }) {
     setError(null);
     try {
       let body: TokenInput = { name, kind, role };
-      if (kind === 'mcp') {
+      if (kind !== 'admin') {
         const parsed = parseTags(tagText);
         if ('error' in parsed) {
           setErrors({ tags: parsed.error });
@@ -59,7 +59,17 @@ function CreateForm({ onCreated }: { onCreated: (t: CreatedToken) => void }) {
         <legend>Kind</legend>
         <label><input type="radio" name={`${id}-kind`} value="admin" checked={kind === 'admin'} data-testid="token-kind-admin" onChange={() => setKind('admin')} /> Admin API (this UI, scripts, CI)</label>
         <label><input type="radio" name={`${id}-kind`} value="mcp" checked={kind === 'mcp'} data-testid="token-kind-mcp" onChange={() => setKind('mcp')} /> MCP client (one label, optional tags)</label>
+        <label><input type="radio" name={`${id}-kind`} value="app" checked={kind === 'app'} data-testid="token-kind-app" onChange={() => setKind('app')} /> Application (the read API /v1: one label, optional tags)</label>
       </fieldset>
+      {kind === 'mcp' && mcpAnonymous && (
+        // Issue 37.14: the first MCP token silently locked /mcp for every client already connected without one.
+        <Banner kind="warning" testId="token-mcp-first-warning" live={false}>
+          <p>
+            <strong>This is the first MCP client token.</strong> Once it exists, /mcp refuses every client without a token, those connected now
+            included: anonymous MCP access ends. To get it back, revoke every MCP token.
+          </p>
+        </Banner>
+      )}
       {kind === 'admin' ? (
         <div className="field">
           <label htmlFor={`${id}-role`}>Role</label>
@@ -96,6 +106,7 @@ function CreateForm({ onCreated }: { onCreated: (t: CreatedToken) => void }) {
 export function TokensPage() {
   const id = useId();
   const [items, setItems] = useState<ApiToken[] | null>(null);
+  const [mcpAnonymous, setMcpAnonymous] = useState(false);
   const [created, setCreated] = useState<CreatedToken | null>(null);
   const [info, setInfo] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -105,9 +116,10 @@ export function TokensPage() {
     document.title = 'Tokens · promptd';
   }, []);
   const load = useCallback(() => {
-    tokensApi.list().then(
+    tokensApi.listWithMcp().then(
       (xs) => {
-        setItems(xs);
+        setItems(xs.items);
+        setMcpAnonymous(xs.mcpAnonymous);
         setError(null);
       },
       (err) => setError(errorMessage(err)),
@@ -182,7 +194,7 @@ export function TokensPage() {
                       <td>
                         {t.name} {t.current && <Badge kind="info">this browser</Badge>}
                       </td>
-                      <td data-testid="token-access">{t.kind === 'mcp' ? <>MCP · {t.label}{t.tags ? ` · ${t.tags.map((x) => `#${x}`).join(' ')}` : ''}</> : t.role}</td>
+                      <td data-testid="token-access">{t.kind !== 'admin' ? <>{t.kind === 'mcp' ? 'MCP' : 'App'} · {t.label}{t.tags ? ` · ${t.tags.map((x) => `#${x}`).join(' ')}` : ''}</> : t.role}</td>
                       <td><code>{t.prefix}…</code></td>
                       <td><Time iso={t.createdAt} /></td>
                       <td data-testid="token-last-used">{t.lastUsedAt ? <Time iso={t.lastUsedAt} /> : <span className="muted">never</span>}</td>
@@ -202,6 +214,7 @@ export function TokensPage() {
           )}
         </section>
         <CreateForm
+          mcpAnonymous={mcpAnonymous}
           onCreated={(t) => {
             setCreated(t);
             setInfo(null);

@@ -12,14 +12,16 @@ import { LIMITS } from '../schemas.js';
 /** Every action the change log records. */
 export const ACTIVITY_ACTIONS: readonly string[] = [...WEBHOOK_EVENTS, PING_EVENT, ...AUDIT_ONLY_EVENTS];
 const TOKEN_USED = 'token.used';
+/** Failed authentications, like token use, are the audit's, not the activity page's. */
+const AUTH_FAILED = 'auth.failed';
 /** `<prefix>.*` patterns an `action=` filter takes. */
-const ACTION_PREFIXES: readonly string[] = [...WEBHOOK_EVENT_PREFIXES, 'settings'];
+const ACTION_PREFIXES: readonly string[] = [...WEBHOOK_EVENT_PREFIXES, 'settings', 'auth'];
 /**
  * What only admins read (docs/access.md): token events carry every token's name, role
  * and MCP scope, webhook events their URLs and filters, settings events each token's
- * limits — the same data as the admin-only /tokens, /webhooks and /settings routes.
+ * limits, auth events failed credentials' prefixes — the same data as the admin-only /tokens, /webhooks and /settings routes.
  */
-export const ADMIN_ONLY_ACTIONS: readonly string[] = ACTIVITY_ACTIONS.filter((a) => /^(token|webhook|settings)\./.test(a));
+export const ADMIN_ONLY_ACTIONS: readonly string[] = ACTIVITY_ACTIONS.filter((a) => /^(token|webhook|settings|auth)\./.test(a));
 
 export interface ActivityQuery {
   /** exactly this actor, e.g. `token:ci-bot#3`, `admin`, `cli` */
@@ -85,7 +87,7 @@ export function createActivityService({ store, cursors }: { store: Pick<Store, '
           throw new DomainError('forbidden', `"${q.action}" events need the admin role; this token is ${q.role === 'editor' ? 'an' : 'a'} ${q.role}`, [{ path: 'action', message: 'admin only' }]);
         }
       }
-      const except = admin ? (q.withUse ? undefined : [TOKEN_USED]) : [...new Set([TOKEN_USED, ...ADMIN_ONLY_ACTIONS])];
+      const except = admin ? (q.withUse ? undefined : [TOKEN_USED, AUTH_FAILED]) : [...new Set([TOKEN_USED, AUTH_FAILED, ...ADMIN_ONLY_ACTIONS])];
       const filter: EventFilter = {
         ...(q.actor !== undefined ? { actor: q.actor } : {}),
         ...(actions ? { actions } : except ? { exceptActions: except } : {}),

@@ -10,7 +10,8 @@ import type { ArgumentValue } from '../arguments.js';
 import type { Repositories } from '../ports.js';
 import { PRODUCTION } from '../schemas.js';
 import type { ChangeEvent, RenderedPrompt, Version } from '../types.js';
-import type { McpScope } from '../mcp-scope.js';
+import { tagsInScope, type McpScope } from '../mcp-scope.js';
+import type { CatalogView } from '../catalog.js';
 
 /** Which version to serve: a label's (default `production`, `latest` allowed) or a pinned number. */
 export interface VersionSelector {
@@ -42,6 +43,32 @@ export interface ServedChange {
 }
 
 const notFound = (message: string, errors: FieldError[]) => new DomainError('not_found', message, errors);
+
+/**
+ * An app token's scope on the read API (issue 36.12): its label only (another label, or a
+ * pinned version, which is outside every label, is a 403 saying so), and with tags only
+ * the prompts carrying one of them (any other is "not found", as a missing one is).
+ */
+function scopedLabel(sel: VersionSelector, scope: McpScope): string {
+  if (sel.version !== undefined) {
+    throw new DomainError('forbidden', `this token reads label "${scope.label}" only: a pinned version (version=) is not served to it`, [{ path: 'version', message: `this token reads label "${scope.label}" only` }]);
+  }
+  if (sel.label !== undefined && sel.label !== scope.label) {
+    throw new DomainError('forbidden', `this token reads label "${scope.label}" only, not "${sel.label}"; drop label= or ask for that one`, [{ path: 'label', message: `this token reads label "${scope.label}" only` }]);
+  }
+  return scope.label;
+}
+
+/** Whether a change concerns what a scope may read: resource changes always (renders embed them), prompt changes of its label and tags. */
+function changeInScope(e: ChangeEvent, scope: McpScope, view: CatalogView | undefined): boolean {
+  if (e.entity !== 'prompt') return true;
+  const labels = describeChange(e).labels;
+  if (labels && !labels.includes(scope.label)) return false;
+  if (!scope.tags) return true;
+  // The prompt's tags as its label serves them now: a prompt that left the view is not announced.
+  const tags = view?.tagsOf(e.entityKey);
+  return tags !== undefined && tagsInScope(scope, tags);
+}
 
 /**
  * Whether an event changes a definition or a rendering the read API serves: served
@@ -83,7 +110,15 @@ export function createServedReads({ read, catalog, resolver, feed }: { read: Rep
     throw notFound(`prompt "${name}" has no label "${label}"`, [{ path: 'label', message: `prompt "${name}" does not carry it` }]);
   }
 
-  async function definition(name: string, sel: VersionSelector): Promise<ServedDefinition> {
+  async function definition(name: string, sel: VersionSelector, scope?: McpScope | null): Promise<ServedDefinition> {
+    if (scope) {
+      const label = scopedLabel(sel, scope);
+      const view = await catalog.open(label).catch(() => undefined);
+      const p = view?.find(name);
+      // Out of scope reads as absent, with the same words for every such prompt.
+      if (!p || !tagsInScope(scope, p.tags)) throw notFound(`prompt "${name}" not found under label "${label}" for this token`, [{ path: 'name', message: 'no such prompt in this token\'s scope' }]);
+      return { name, label, version: p.version };
+    }
     if (sel.version !== undefined) {
       if (sel.label !== undefined) {
         throw new DomainError('bad_request', 'give either label or version, not both', [{ path: 'version', message: 'cannot be combined with label' }]);
@@ -102,6 +137,13 @@ export function createServedReads({ read, catalog, resolver, feed }: { read: Rep
     return { name, label, version: p.version };
   }
 
+  async function changeFilter(scope?: McpScope | null): Promise<(e: ChangeEvent) => boolean> {
+    if (!scope) return affectsServed;
+    // A label no prompt carries yet has no view: only resource changes pass until it has one.
+    const view = await catalog.open(scope.label).catch(() => undefined);
+    return (e) => affectsServed(e) && changeInScope(e, scope, view);
+  }
+
   return {
     definition,
 
@@ -111,8 +153,8 @@ export function createServedReads({ read, catalog, resolver, feed }: { read: Rep
      * prompts outside them refused (docs/access.md); whether it may read `name` itself is
      * the caller's check.
      */
-    async render(name: string, sel: VersionSelector, args: Record<string, ArgumentValue>, onResolved?: (d: ServedDefinition) => void, scope?: Pick<McpScope, 'tags'> | null): Promise<ServedDefinition & { rendered: RenderedPrompt }> {
-      const d = await definition(name, sel);
+    async render(name: string, sel: VersionSelector, args: Record<string, ArgumentValue>, onResolved?: (d: ServedDefinition) => void, scope?: McpScope | null): Promise<ServedDefinition & { rendered: RenderedPrompt }> {
+      const d = await definition(name, sel, scope);
       onResolved?.(d);
       return { ...d, rendered: await renderVersion(name, d.version, args, resolver, catalog.includes(d.label ?? PRODUCTION, scope)) };
     },
@@ -122,13 +164,14 @@ export function createServedReads({ read, catalog, resolver, feed }: { read: Rep
      * of the following page: past the last row looked at, so filtered-out rows are
      * never read twice. `more`: call again at once.
      */
-    async changes(since: number, limit: number): Promise<{ items: ServedChange[]; next: number; more: boolean }> {
+    async changes(since: number, limit: number, scope?: McpScope | null): Promise<{ items: ServedChange[]; next: number; more: boolean }> {
+      const affects = await changeFilter(scope);
       const items: ServedChange[] = [];
       let next = since;
       for (let scanned = 0; scanned < SCAN_MAX; ) {
         const batch = await read.events.after(next, SCAN_BATCH);
         for (const e of batch) {
-          if (affectsServed(e)) items.push(describeChange(e));
+          if (affects(e)) items.push(describeChange(e));
           next = e.id;
           if (items.length === limit) return { items, next, more: true };
         }
@@ -146,6 +189,9 @@ export function createServedReads({ read, catalog, resolver, feed }: { read: Rep
       catalog.follow();
       return feed.subscribe(fn);
     },
+
+    /** Which change log entries a reader with this scope hears of (affectsServed, narrowed to the scope). */
+    changeFilter,
 
     /** The newest change log id, for a reader starting to follow now. */
     lastId: () => read.events.lastId(),

@@ -18,7 +18,7 @@ import type { McpScope } from '../mcp-scope.js';
 export type { TokenInfo };
 
 /** What a new token may do: an admin-API token with a role (default admin), or an MCP client token with a scope. */
-export type TokenSpec = { kind?: 'admin'; role?: Role } | { kind: 'mcp'; label?: string; tags?: string[] | null };
+export type TokenSpec = { kind?: 'admin'; role?: Role } | { kind: 'mcp' | 'app'; label?: string; tags?: string[] | null };
 
 /** Who an admin-API bearer token is: its actor, its id (null for PROMPTD_ADMIN_TOKEN), its role and its own rate limits. */
 export interface Principal {
@@ -36,6 +36,12 @@ export interface Principal {
 }
 /** The admin-API principal (the name access used before the merge with the rate limits). */
 export type AdminPrincipal = Principal;
+
+/**
+ * Who a read API (/v1) request is: an admin-API token (every role reads; scope null) or
+ * an application token, which reads its scope only: one label, optionally some tags.
+ */
+export type ReadPrincipal = Omit<Principal, 'kind'> & { kind: 'admin' | 'app'; scope: McpScope | null };
 
 /** Who an MCP request is (an MCP client token): its scope and its own rate limits. */
 export interface McpTokenPrincipal {
@@ -57,19 +63,21 @@ const McpSpecSchema = z.object({
 
 function grantOf(spec: TokenSpec): TokenGrant {
   const fail = (path: string, message: string) => invalid(`invalid token: ${path}: ${message}`, [{ path, message }]);
-  if (spec.kind === 'mcp') {
-    if ((spec as { role?: unknown }).role !== undefined) throw fail('role', 'an MCP token has no role: it sees one label (and tags), never the admin API');
+  if (spec.kind === 'mcp' || spec.kind === 'app') {
+    if ((spec as { role?: unknown }).role !== undefined) {
+      throw fail('role', spec.kind === 'mcp' ? 'an MCP token has no role: it sees one label (and tags), never the admin API' : 'an app token has no role: it reads one label (and tags) on the read API, never the admin API');
+    }
     const parsed = McpSpecSchema.safeParse({ label: spec.label, tags: spec.tags });
     if (!parsed.success) {
       const errors = parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
       throw invalid(`invalid token: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
     }
     const { label, tags } = parsed.data;
-    return { kind: 'mcp', role: null, scope: { label: label ?? PRODUCTION, tags: tags ? normalizeTags(tags) : null } };
+    return { kind: spec.kind, role: null, scope: { label: label ?? PRODUCTION, tags: tags ? normalizeTags(tags) : null } };
   }
-  if (spec.kind !== undefined && spec.kind !== 'admin') throw fail('kind', 'admin or mcp');
+  if (spec.kind !== undefined && spec.kind !== 'admin') throw fail('kind', 'admin, mcp or app');
   const extra = Object.entries(spec).find(([k, v]) => k !== 'kind' && k !== 'role' && !(RATE_FIELDS as readonly string[]).includes(k) && v !== undefined)?.[0];
-  if (extra) throw fail(extra, 'only MCP tokens (kind mcp) have a label and tags');
+  if (extra) throw fail(extra, 'only MCP and app tokens (kind mcp or app) have a label and tags');
   if (spec.role !== undefined && !(ROLES as readonly string[]).includes(spec.role)) throw fail('role', `one of ${ROLES.join(', ')}`);
   return { kind: 'admin', role: spec.role ?? 'admin', scope: null };
 }
@@ -99,9 +107,14 @@ export interface TokenServiceDeps {
   onError?: (e: unknown) => void;
   /** Where authenticated use is noted for the audit (token.used, once per token, face and hour). */
   uses?: Pick<TokenUseLog, 'used'>;
-  /** The change log: its token events (any instance's) drop the MCP tokens kept in memory. */
-  feed?: Pick<ChangeFeed, 'subscribe'>;
-  /** An MCP token's label must exist (src/core/known-labels.ts). */
+  /**
+   * The change log: its token events (any instance's) drop the MCP tokens kept in memory,
+   * and every token write pokes it after commit. On SQLite the poll only sees other
+   * connections' commits, so without the poke this process's own caches (/mcp's "a token
+   * exists", kept MCP tokens) and stream closers waited for an unrelated write.
+   */
+  feed?: Pick<ChangeFeed, 'subscribe' | 'poke'>;
+  /** An MCP or app token's label must exist (src/core/known-labels.ts). */
   knownLabels?: Pick<KnownLabels, 'require'>;
 }
 
@@ -132,16 +145,21 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
     generation++;
     mcpTokens.clear();
   };
+  // After commit (or a failed write, harmlessly): deliver this process's token events now.
+  const wake = async () => {
+    forgetMcpTokens();
+    await feed?.poke();
+  };
   feed?.subscribe((events) => {
-    // A new token or a noted use changes no kept token.
-    if (events.some((e) => e.entity === 'token' && e.action !== 'token.used' && e.action !== 'token.created')) forgetMcpTokens();
+    // A new token, a noted use or a failed authentication changes no kept token.
+    if (events.some((e) => e.entity === 'token' && e.action !== 'token.used' && e.action !== 'token.created' && e.action !== 'auth.failed')) forgetMcpTokens();
   });
   const touched = new Map<number, number>();
   const pending = new Set<Promise<void>>();
 
   async function insert(tx: Repositories, name: string, actor: string, grant: TokenGrant, rates: TokenRates = {}) {
-    // MCP tokens start `pdm_`, so a token pasted into the wrong place is easy to tell.
-    const token = `${grant.kind === 'mcp' ? 'pdm_' : 'pd_'}${randomBytes(32).toString('base64url')}`;
+    // MCP tokens start `pdm_`, app tokens `pda_`, so a token pasted into the wrong place is easy to tell.
+    const token = `${grant.kind === 'mcp' ? 'pdm_' : grant.kind === 'app' ? 'pda_' : 'pd_'}${randomBytes(32).toString('base64url')}`;
     const row = await tx.tokens.insert({ name, prefix: token.slice(0, SHOWN_PREFIX), hash: sha256(token).toString('hex'), ...grant, ...rates });
     const setRates = RATE_FIELDS.filter((k) => rates[k] != null).map((k) => [k, rates[k]]);
     const details = {
@@ -193,6 +211,27 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
     };
   }
 
+  /**
+   * A read API (/v1) credential: an admin-API token of any role (scope null), or an app
+   * token with its scope (issue 36.12). MCP tokens are refused here. Read from the
+   * database on every call, as admin tokens are, so revocation is immediate.
+   */
+  async function authenticateRead(token: string | undefined): Promise<ReadPrincipal | null> {
+    if (!token?.startsWith('pda_') || token.length > 512) {
+      const admin = await authenticate(token, 'read');
+      return admin && { ...admin, scope: null };
+    }
+    const row = await store.read.tokens.byHash(sha256(token).toString('hex'));
+    if (!row || row.revokedAt || row.kind !== 'app' || !row.scope) return null;
+    touch(row.id);
+    const actor = tokenActor(row);
+    uses?.used({ actor, entityKey: String(row.id), name: row.name, tokenId: row.id, face: 'read' });
+    return {
+      actor, tokenId: row.id, name: row.name, kind: 'app', role: 'reader', display: `token "${row.name}"`, scope: row.scope,
+      mcpRatePerMinute: row.mcpRatePerMinute, writeRatePerMinute: row.writeRatePerMinute,
+    };
+  }
+
   /** An MCP client token, its scope and rates; admin tokens are refused here. Its use is noted by the MCP face (after the rate limit). */
   async function authenticateMcp(token: string | undefined): Promise<McpTokenPrincipal | null> {
     if (!token || token.length > 512) return null;
@@ -234,7 +273,7 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
       return store.write(async (tx) => {
         if (await tx.tokens.byName(name)) throw conflict(`a token named "${name}" already exists; pick another name`, [{ path: 'name', message: 'already exists' }]);
         return insert(tx, name, actor, grant, rates);
-      });
+      }).finally(wake);
     },
     /** Changes a token's own rate limits (null: back to the instance setting); recorded as `token.updated`. */
     async setRates(id: number, rates: TokenRates, actor = 'cli'): Promise<TokenInfo> {
@@ -246,7 +285,7 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
         const changed = Object.fromEntries(RATE_FIELDS.filter((k) => rates[k] !== undefined).map((k) => [k, { from: row[k], to: updated[k] }]));
         await tx.events.append([{ actor, action: 'token.updated', entity: 'token', entityKey: String(id), details: { name: row.name, tokenId: id, ...changed } }]);
         return updated;
-      }).finally(forgetMcpTokens);
+      }).finally(wake);
     },
     /**
      * The first-run admin token: created only when no token is active, under the write
@@ -260,7 +299,7 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
         let name = 'first-run';
         for (let i = 2; taken.has(name); i++) name = `first-run-${i}`;
         return insert(tx, name, actor, { kind: 'admin', role: 'admin', scope: null });
-      });
+      }).finally(wake);
     },
     async list(): Promise<TokenInfo[]> {
       return store.read.tokens.list();
@@ -290,7 +329,7 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
         const updated = await tx.tokens.revoke(row.id, now());
         await tx.events.append([{ actor, action: 'token.revoked', entity: 'token', entityKey: String(row.id), details: { name: row.name, tokenId: row.id } }]);
         return updated;
-      }).finally(forgetMcpTokens);
+      }).finally(wake);
     },
     /** Returns the actor name for a valid admin-API token, or null. Checked against the database on every call, so revocation is immediate. */
     async verify(token: string | undefined): Promise<string | null> {
@@ -301,6 +340,7 @@ export function createTokenService({ store, envToken, now = () => new Date(), on
       await Promise.all([...pending]);
     },
     authenticate,
+    authenticateRead,
     authenticateMcp,
     hasEnvToken: () => envDigest !== undefined,
   };

@@ -22,10 +22,10 @@ export const PING_EVENT = 'webhook.ping';
 
 /**
  * Change log entries kept for the audit alone (docs/audit.md): a token's first use in
- * an hour and a settings change. No subscription matches them, `*` included, so
+ * an hour, a settings change and failed authentications (per minute, address and prefix). No subscription matches them, `*` included, so
  * webhooks send what they sent before these existed.
  */
-export const AUDIT_ONLY_EVENTS = ['token.used', 'settings.updated'] as const;
+export const AUDIT_ONLY_EVENTS = ['token.used', 'settings.updated', 'auth.failed'] as const;
 const auditOnly = new Set<string>(AUDIT_ONLY_EVENTS);
 
 const exact = new Set<string>(WEBHOOK_EVENTS);

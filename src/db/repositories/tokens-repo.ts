@@ -11,8 +11,8 @@ interface Row {
 
 /** The row's columns as a grant; an unknown kind or role reads as the least it could be. */
 function grantOf(row: Pick<Row, 'kind' | 'role' | 'label' | 'tags'>): TokenGrant {
-  const kind: TokenKind = row.kind === 'mcp' ? 'mcp' : 'admin';
-  if (kind === 'mcp') {
+  const kind: TokenKind = row.kind === 'mcp' || row.kind === 'app' ? row.kind : 'admin';
+  if (kind !== 'admin') {
     const tags = row.tags ? (JSON.parse(row.tags) as string[]) : null;
     return { kind, role: null, scope: { label: row.label ?? 'production', tags } };
   }
@@ -26,7 +26,7 @@ const toInfo = (t: Row): TokenInfo => ({
 
 const columnsOf = (g: TokenGrant) => ({
   kind: g.kind,
-  // MCP tokens have no admin role; `reader` is stored so a row read wrongly grants least.
+  // MCP and app tokens have no admin role; `reader` is stored so a row read wrongly grants least.
   role: g.kind === 'admin' ? (g.role ?? 'reader') : 'reader',
   label: g.scope?.label ?? null,
   tags: g.scope?.tags ? JSON.stringify(g.scope.tags) : null,

@@ -34,7 +34,7 @@ export function createReadApi(core: Core, opts: ReadApiOptions = {}) {
     servers: [{ url: '/v1' }],
     security: [{ bearer: [] }],
   });
-  const auth = readAuth(core.tokens, { rate: opts.rate });
+  const auth = readAuth(core.tokens, { rate: opts.rate, failures: core.authFailures });
   // The document is public; every route needs a token.
   api.use('*', async (c, next) => (c.req.path === '/v1/openapi.json' ? next() : auth(c, next)));
   api.use('*', bodyLimit(Math.min(opts.bodyLimitBytes ?? READ_BODY_LIMIT, READ_BODY_LIMIT)));

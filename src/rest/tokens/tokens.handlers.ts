@@ -8,17 +8,21 @@ import type * as routes from './tokens.routes.js';
 
 type H<R extends keyof typeof routes> = RouteHandler<Extract<(typeof routes)[R], { method: string }>, AuthEnv>;
 
-export function createHandlers(core: Core) {
+/** Whether /mcp needs a token now (mcp-auth's required()); default: whether an MCP client token exists. */
+export type McpRequired = () => Promise<boolean>;
+
+export function createHandlers(core: Core, mcpRequired: McpRequired = () => core.tokens.mcpTokensExist()) {
   const shown = ({ scope, ...t }: TokenInfo, tokenId: number | null) => ({
     ...t, current: t.id === tokenId, label: scope?.label ?? null, tags: scope?.tags ?? null,
   });
   const list: H<'list'> = async (c) => {
     const self = c.get('tokenId');
-    return c.json(wire({ items: (await core.tokens.list()).map((t) => shown(t, self)), nextCursor: null }), 200);
+    const [items, required] = await Promise.all([core.tokens.list(), mcpRequired()]);
+    return c.json(wire({ items: items.map((t) => shown(t, self)), nextCursor: null, mcpAnonymous: !required }), 200);
   };
   const create: H<'create'> = async (c) => {
     const { name, kind, role, label, tags, mcpRatePerMinute, writeRatePerMinute } = c.req.valid('json');
-    const spec: TokenSpec = kind === 'mcp' ? { kind, label, tags, ...(role ? { role } : {}) } : { kind, role, ...(label ? { label } : {}), ...(tags ? { tags } : {}) } as TokenSpec;
+    const spec: TokenSpec = kind === 'mcp' || kind === 'app' ? { kind, label, tags, ...(role ? { role } : {}) } : { kind, role, ...(label ? { label } : {}), ...(tags ? { tags } : {}) } as TokenSpec;
     const { token, info } = await core.tokens.create(name, c.get('actor'), { ...spec, mcpRatePerMinute, writeRatePerMinute });
     c.header('Location', `/admin/v1/tokens/${info.id}`);
     return c.json(wire({ ...shown(info, c.get('tokenId')), token }), 201);

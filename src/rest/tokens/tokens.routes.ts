@@ -19,10 +19,10 @@ export const TokenSchema = z
     mcpRatePerMinute: z.number().int().nullable().meta({ description: "this token's MCP requests per minute; null: the instance setting (GET /settings/rate-limits)" }),
     writeRatePerMinute: z.number().int().nullable().meta({ description: "this token's admin writes per minute; null: the instance setting" }),
     current: z.boolean().meta({ description: 'true for the token this request was made with' }),
-    kind: z.enum(TOKEN_KINDS).meta({ description: '`admin`: the admin and read APIs; `mcp`: MCP clients (/mcp). Never both' }),
-    role: z.enum(ROLES).nullable().meta({ description: 'admin tokens: reader, editor or admin; null for MCP tokens' }),
-    label: z.string().nullable().meta({ description: 'MCP tokens: the release label whose view the client sees; null for admin tokens' }),
-    tags: z.array(z.string()).nullable().meta({ description: 'MCP tokens: only prompts carrying one of these tags; null: every prompt of the label' }),
+    kind: z.enum(TOKEN_KINDS).meta({ description: '`admin`: the admin and read APIs; `mcp`: MCP clients (/mcp); `app`: applications on the read API (/v1), one label and optionally some tags. Only ever one' }),
+    role: z.enum(ROLES).nullable().meta({ description: 'admin tokens: reader, editor or admin; null for MCP and app tokens' }),
+    label: z.string().nullable().meta({ description: 'MCP and app tokens: the release label whose view the client sees; null for admin tokens' }),
+    tags: z.array(z.string()).nullable().meta({ description: 'MCP and app tokens: only prompts carrying one of these tags; null: every prompt of the label' }),
   })
   .meta({ id: 'Token' });
 
@@ -35,10 +35,10 @@ const rate = (what: string) => z.number().int().min(1).max(1_000_000).nullable()
 export const TokenInputSchema = z
   .object({
     name: TokenNameSchema,
-    kind: z.enum(TOKEN_KINDS).optional().meta({ description: 'admin (default) or mcp' }),
+    kind: z.enum(TOKEN_KINDS).optional().meta({ description: 'admin (default), mcp or app (the read API /v1 only)' }),
     role: z.enum(ROLES).optional().meta({ description: 'admin tokens only; default admin' }),
-    label: LabelNameSchema.optional().meta({ description: 'MCP tokens only; default production' }),
-    tags: z.array(TagSchema).min(1).max(20).optional().meta({ description: 'MCP tokens only; default: every prompt of the label' }),
+    label: LabelNameSchema.optional().meta({ description: 'MCP and app tokens only; default production' }),
+    tags: z.array(TagSchema).min(1).max(20).optional().meta({ description: 'MCP and app tokens only; default: every prompt of the label' }),
     mcpRatePerMinute: rate('MCP requests'),
     writeRatePerMinute: rate('admin writes'),
   })
@@ -52,7 +52,14 @@ export const TokenUpdateSchema = z
 
 export const list = createRoute({
   method: 'get', path: '/tokens', tags, summary: 'List admin API and MCP client tokens (never their values or hashes)',
-  responses: { 200: json(z.object({ items: z.array(TokenSchema), nextCursor: z.null() }).meta({ id: 'TokenList' }), 'Every token, oldest first'), 401: errorResponses[401] },
+  responses: {
+    200: json(z.object({
+      items: z.array(TokenSchema),
+      nextCursor: z.null(),
+      mcpAnonymous: z.boolean().meta({ description: 'true while /mcp admits clients without a token (no MCP client token, no PROMPTD_MCP_TOKEN, no OAuth): creating the first MCP token ends that for every client, connected ones included' }),
+    }).meta({ id: 'TokenList' }), 'Every token, oldest first'),
+    401: errorResponses[401],
+  },
 });
 export const create = createRoute({
   method: 'post', path: '/tokens', tags, summary: 'Create a token (the response carries it, shown once)',

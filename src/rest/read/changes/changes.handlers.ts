@@ -20,13 +20,17 @@ export function createHandlers(core: Core, deps: { registry: StreamRegistry; lim
     const { since, limit } = c.req.valid('query');
     c.header('Cache-Control', 'no-store');
     if (since === undefined) return c.json({ items: [], next: await core.served.lastId(), more: false }, 200);
-    return c.json(wire(await core.served.changes(since, limit ?? DEFAULT_LIMIT)), 200);
+    return c.json(wire(await core.served.changes(since, limit ?? DEFAULT_LIMIT, c.get('scope'))), 200);
   };
 
-  const stream: H<'stream'> = (c) => {
+  const stream: H<'stream'> = async (c) => {
+    // An app token hears only of changes in its scope (issue 36.12).
+    const scope = c.get('scope');
+    const affects = scope ? await core.served.changeFilter(scope) : undefined;
     const handle = registry.open({ actor: c.get('actor'), tokenId: c.get('tokenId') ?? null });
     if ('refused' in handle) return refusedStream(c, handle.refused, limits) as never;
-    return streamChanges(c, core, { handle, limits, lastEventId: lastEventIdOf(c, c.req.valid('query').lastEventId), encode, subscribe: core.served.subscribe }) as never;
+    const scoped = affects ? (e: ChangeEvent) => (affects(e) ? encode(e) : undefined) : encode;
+    return streamChanges(c, core, { handle, limits, lastEventId: lastEventIdOf(c, c.req.valid('query').lastEventId), encode: scoped, subscribe: core.served.subscribe }) as never;
   };
 
   return { list, stream };

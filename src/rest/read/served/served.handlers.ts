@@ -23,7 +23,7 @@ export function createHandlers(core: Core, { onServed }: { onServed?: (label: st
     const q = c.req.valid('query');
     const served = requested(q);
     const { name, label, version: v } = await recordHttp(core, c, 'read-api', requestedName, served, async () => {
-      const d = await core.served.definition(requestedName, q);
+      const d = await core.served.definition(requestedName, q, c.get('scope'));
       served.version = d.version.version;
       return d;
     });
@@ -43,7 +43,7 @@ export function createHandlers(core: Core, { onServed }: { onServed?: (label: st
     const r = await recordHttp(core, c, 'read-api', name, served, () =>
       core.served.render(name, q, c.req.valid('json').arguments, (d) => {
         served.version = d.version.version;
-      }),
+      }, c.get('scope')),
     );
     servedBy(r.label);
     const payload = wire({ name: r.name, label: r.label, version: r.version.version, ...r.rendered });
