@@ -70,6 +70,14 @@ describe('promptd token create: roles and MCP tokens', () => {
     const note = /first MCP client token.*anonymous MCP access ends.*revoke every MCP token/;
     const other0 = await tempDbUrl();
     await migrateDatabase(other0);
+    // An app token's label must exist too (#37.4).
+    const core0 = await coreOn(other0);
+    try {
+      await core0.prompts.create({ name: 'greet', arguments: [], messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] } as never, actor);
+      await core0.labels.set('greet', 'staging', 1, actor);
+    } finally {
+      await core0.close();
+    }
     let r = promptd(['token', 'create', 'an-admin'], { env });
     expect(r.stderr).not.toMatch(note);
     r = promptd(['token', 'create', 'first', '--mcp'], { env });

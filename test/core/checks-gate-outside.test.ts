@@ -54,8 +54,11 @@ beforeAll(async () => {
   const url = await tempDbUrl();
   await migrateDatabase(url);
   core = await coreOn(url, { checks: { regex: () => runner } });
+  // p@2 includes inc: what inc's production serves is something p@2's checks read.
+  await core.prompts.create({ name: 'inc', ...v('i1'), activate: true }, actor);
+  await core.prompts.createVersion('inc', v('i2'), actor);
   await core.prompts.create({ name: 'p', ...v('one'), activate: true }, actor);
-  await core.prompts.createVersion('p', v('two', '^two$'), actor);
+  await core.prompts.createVersion('p', v('two {{> inc}}', '^two i[12]$'), actor);
 });
 afterAll(async () => {
   await core.close();
@@ -72,11 +75,13 @@ describe('the gate runs outside the write transaction', () => {
     // The check holds its pattern: an unrelated write and a write to the same prompt both commit.
     await core.prompts.create({ name: 'unrelated', ...v('x') }, actor);
     await core.labels.set('p', 'staging', 1, actor);
+    await core.labels.set('inc', 'production', 2, actor);
     expect(moved).toBe(false);
     expect(runner.calls).toBe(1);
     release();
     const r = await move;
-    // staging moved on p while the checks ran: they saw a state that is gone, so they ran again.
+    // inc's production moved while the checks ran: they saw a state that is gone, so they
+    // ran again (p's own staging pointer is nothing they read).
     expect(runner.calls).toBe(2);
     expect(r.version).toBe(2);
     expect((await core.labels.list('p')).items).toEqual([{ label: 'production', version: 2 }, { label: 'staging', version: 1 }]);
@@ -84,11 +89,13 @@ describe('the gate runs outside the write transaction', () => {
 
   it('a write that changes nothing the checks read does not make them run again', async () => {
     await core.labels.set('p', 'production', 1, actor);
+    const other = core.labels.set('p', 'staging', 2, actor);
     const { began, release } = runner.holdNext();
     runner.calls = 0;
     const move = core.labels.set('p', 'production', 2, actor);
     await began;
     await core.prompts.create({ name: 'unrelated-2', ...v('x') }, actor);
+    await other;
     release();
     expect((await move).version).toBe(2);
     expect(runner.calls).toBe(1);
@@ -98,7 +105,7 @@ describe('the gate runs outside the write transaction', () => {
     await core.labels.set('p', 'production', 1, actor);
     let flip = 0;
     runner.each(async () => {
-      await core.labels.set('p', 'canary', (flip++ % 2) + 1, actor);
+      await core.labels.set('inc', 'production', (flip++ % 2) + 1, actor);
     });
     runner.calls = 0;
     try {

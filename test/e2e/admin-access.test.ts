@@ -24,6 +24,9 @@ describe.skipIf(skipE2E)('admin UI: access control', () => {
 
   it('tokens page: pick a role, create an MCP token with label and tags; both show in the list', async () => {
     const { server, page, errors } = await setup();
+    // An MCP token's label must be one some prompt carries (#37.4).
+    await rest(server.url, 'POST', '/prompts', prompt('on-staging', []));
+    await rest(server.url, 'PUT', '/prompts/on-staging/labels/staging', { version: 1 });
     await signIn(page, server.url);
     await page.getByTestId('my-role').waitFor();
     expect(await page.getByTestId('my-role').textContent()).toBe('admin');

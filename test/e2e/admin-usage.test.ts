@@ -147,11 +147,11 @@ describe.skipIf(skipE2E)('admin UI: usage', () => {
     expect(download.suggestedFilename()).toBe('promptd-usage-30d.csv');
     const csv = readFileSync((await download.path())!, 'utf8');
     const lines = csv.trim().split(/\r?\n/);
-    expect(lines[0]).toBe('start,prompt,version,label,client,outcome,fetches');
+    expect(lines[0]).toBe('start,prompt,version,label,client,clientVersion,outcome,fetches');
     const rows = lines.slice(1).map((l) => l.split(',').slice(1).join(','));
-    expect(rows).toContain('greet,1,production,alpha 1.0.0,ok,2');
-    expect(rows).toContain('greet,2,production,beta 1.0.0,ok,3');
-    expect(rows.some((r) => r.startsWith('other,') && r.endsWith(',alpha 1.0.0,invalid_arguments,1'))).toBe(true);
+    expect(rows).toContain('greet,1,production,alpha,1.0.0,ok,2');
+    expect(rows).toContain('greet,2,production,beta,1.0.0,ok,3');
+    expect(rows.some((r) => r.startsWith('other,') && r.endsWith(',alpha,1.0.0,invalid_arguments,1'))).toBe(true);
     expect(csvRequests.length).toBe(1);
     expect(csvRequests[0]!.auth).toBe('Bearer e2e-admin-token');
     expect(csvRequests[0]!.url).not.toContain('e2e-admin-token');

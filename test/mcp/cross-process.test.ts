@@ -89,7 +89,7 @@ describe('across processes: promptd serve + promptd mcp (stdio) on one SQLite fi
     // A draft changes nothing that is served.
     let res = await rest('POST', '/prompts/standup/versions', { arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: { type: 'text', text: 'Standup draft for {{who}}' } }] });
     expect(res.status).toBe(201);
-    await afterSentinel(mcp, () => rest('POST', '/resources', { uri: 'note://sentinel', name: 'sentinel', mimeType: 'text/plain', text: 'x' }));
+    await afterSentinel(mcp, () => rest('POST', '/resources', { uri: 'note://sentinel', name: 'sentinel', mimeType: 'text/plain', text: 'x', visibility: 'public' }));
     expect(c.count()).toBe(0);
 
     res = await rest('POST', '/prompts/standup/versions', { activate: true, arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: { type: 'text', text: 'Standup v3 for {{who}}' } }] });

@@ -95,7 +95,7 @@ describe('MCP over Streamable HTTP', () => {
     await sleep(300); // let the GET stream open
     let res = await rest('POST', '/prompts/hello/versions', { arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: { type: 'text', text: 'Draft {{who}}' } }] });
     expect(res.status).toBe(201);
-    await afterSentinel(client, () => rest('POST', '/resources', { uri: 'note://sentinel', name: 'sentinel', mimeType: 'text/plain', text: 'x' }));
+    await afterSentinel(client, () => rest('POST', '/resources', { uri: 'note://sentinel', name: 'sentinel', mimeType: 'text/plain', text: 'x', visibility: 'public' }));
     expect(c.count()).toBe(0);
 
     res = await rest('POST', '/prompts', textPrompt('from-rest', 'REST {{who}}'));

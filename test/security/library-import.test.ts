@@ -83,7 +83,7 @@ describe('import: symbolic links', () => {
       'resources.yaml: resources[3].file: resources/env.txt is a symbolic link',
       'resources.yaml: resources[4].file: resources/alias.txt is a symbolic link',
       'prompts/evil.yaml: (file): prompts/evil.yaml is a symbolic link',
-      'prompts/media.yaml: messages: media/pw.png is a symbolic link',
+      'prompts/media.yaml: messages[0].content.data: media/pw.png is a symbolic link',
     ]) expect(r.stderr).toContain(line);
     expect(r.stdout).toContain('imported: 1 created');
 

@@ -15,6 +15,10 @@ import { afterMoves, recordReads, type RecordedReads } from './gate-reads.js';
 export const GATE_ATTEMPTS = 3;
 const STALE = Symbol('stale');
 
+const planned = (moves: readonly LabelMove[]) => moves.map((m) => ({ promptId: m.head.id, prompt: m.head.name, label: m.label, to: m.to, archived: m.head.archived }));
+/** The moves a gate checked: the same prompts, labels and target versions, whatever they move from. */
+const movesKey = (moves: readonly LabelMove[]) => JSON.stringify(moves.map((m) => [m.head.id, m.label, m.to]));
+
 export async function gatedWrite<T>(
   store: Pick<Store, 'read' | 'write'>,
   policy: LabelPolicy,
@@ -25,19 +29,27 @@ export async function gatedWrite<T>(
   for (let attempt = 1; ; attempt++) {
     let forced: ForcedFailure[] = [];
     let recorded: RecordedReads | undefined;
+    let gated = '';
     if (policy.gate) {
-      const rec = recordReads(store.read);
-      const moves = (await plan(rec.repos)).filter((m) => m.from !== m.to);
+      // The plan's own reads are not compared: it runs again in the transaction, and only
+      // the moves it makes there must be the ones checked (a storm of moves of one label
+      // changes its pointer each time, which afterMoves masks for the moves checked).
+      const moves = (await plan(store.read)).filter((m) => m.from !== m.to);
       const gate = moves.map((m) => ({ prompt: m.head.name, label: m.label, to: m.to, force }));
       if (gate.some((g) => g.to !== null && policy.protectedLabels.has(g.label))) {
-        const seen = afterMoves(rec.repos, moves.map((m) => ({ promptId: m.head.id, prompt: m.head.name, label: m.label, to: m.to, archived: m.head.archived })));
-        forced = await policy.gate(seen, gate, policy.protectedLabels);
+        const rec = recordReads(afterMoves(store.read, planned(moves)));
+        forced = await policy.gate(rec.repos, gate, policy.protectedLabels);
         recorded = rec;
+        gated = movesKey(moves);
       }
     }
     const out = await store.write(async (tx) => {
-      if (recorded && !(await recorded.unchanged(tx))) return STALE;
-      return finish(tx, await plan(tx), forced);
+      const moves = await plan(tx);
+      if (recorded) {
+        const now = moves.filter((m) => m.from !== m.to);
+        if (movesKey(now) !== gated || !(await recorded.unchanged(afterMoves(tx, planned(now))))) return STALE;
+      }
+      return finish(tx, moves, forced);
     });
     if (out !== STALE) return out as T;
     if (attempt >= GATE_ATTEMPTS) {
