@@ -21,6 +21,7 @@ import {
 import { mergeFieldErrors, semanticErrorsOf, validateVersion } from '../core/validate-version.js';
 import { createLibraryReader, FileError, type LibraryReader, type ReadLimits } from './safe-read.js';
 import { saltKey, sourceHash, statPrint, type SkipSources } from './import-hashes.js';
+import type { RefusedFiles } from './parse-cap.js';
 import { isPlainData, startParseAhead, type AheadHashing, type ParseAhead, type ParseAheadOptions, type ParsedAhead } from './parse-ahead.js';
 
 export interface ParsedPrompt {
@@ -66,7 +67,7 @@ export interface ParsedLibrary {
 }
 
 export const MANIFEST = 'resources.yaml';
-const PROMPT_EXT = /\.(ya?ml|json)$/i;
+export const PROMPT_EXT = /\.(ya?ml|json)$/i;
 
 const zodErrors = (e: z.ZodError, prefix = ''): FieldError[] =>
   e.issues.map((i) => ({ path: prefix + (formatPath(i.path) || '(file)'), message: i.message }));
@@ -267,11 +268,13 @@ export interface LibraryReading {
  * files) hash the same is listed in `unchanged` instead of being parsed.
  * `parseAhead`: parse the YAML of files on a second thread too (parse-ahead.ts; the
  * result is the same either way).
+ * `refused`: files not to parse, each reported with its message (parse-cap.ts: over the heap cap).
  */
 export function readLibrary(
   target: string, limits: ReadLimits = {}, onFile?: (done: number, total: number) => void, skip?: SkipSources, parseAhead?: ParseAheadOptions,
+  refused?: RefusedFiles,
 ): ParsedLibrary {
-  const reading = openLibrary(target, limits, onFile, skip, parseAhead);
+  const reading = openLibrary(target, limits, onFile, skip, parseAhead, refused);
   try {
     while (reading.next());
   } finally {
@@ -287,6 +290,7 @@ export function readLibrary(
  */
 export function openLibrary(
   target: string, limits: ReadLimits = {}, onFile?: (done: number, total: number) => void, skip?: SkipSources, parseAhead?: ParseAheadOptions,
+  refused?: RefusedFiles,
 ): LibraryReading {
   const abs = path.resolve(target);
   const { root, isFile } = libraryRoot(target);
@@ -299,7 +303,9 @@ export function openLibrary(
     const dir = reader.probe('prompts');
     const manifest = reader.probe(MANIFEST);
     if (dir === 'missing' && manifest === 'missing') throw new Error(`${target}: not a prompt library (no prompts/ directory and no ${MANIFEST})`);
-    if (manifest !== 'missing') readManifest(reader, lib);
+    const tooLarge = refused?.get(MANIFEST);
+    if (tooLarge) lib.problems.push({ file: MANIFEST, errors: [{ path: '(file)', message: tooLarge }] });
+    else if (manifest !== 'missing') readManifest(reader, lib);
     files = [];
     if (dir === 'dir') {
       // Sorted so plans, reports and version numbering do not depend on directory order.
@@ -318,11 +324,14 @@ export function openLibrary(
   const key = salt === undefined ? '' : saltKey(salt);
   // Files the last import did not read are parsed for sure: those the worker may take.
   let ahead: ParseAhead | undefined = parseAhead
-    ? startParseAhead(root, skip ? files.filter((f) => !skip.unchanged.has(f)) : files, limits, parseAhead, salt === undefined ? undefined : { salt, key, startedMs }, parseAheadOne)
+    ? startParseAhead(root, files.filter((f) => !skip?.unchanged.has(f) && !refused?.has(f)), limits, parseAhead, salt === undefined ? undefined : { salt, key, startedMs }, parseAheadOne)
     : undefined;
   let i = 0;
 
   function readOne(shown: string): void {
+    // Never parsed here: parsing it took the capped worker over its heap (parse-cap.ts).
+    const tooLarge = refused?.get(shown);
+    if (tooLarge) return void lib.problems.push({ file: shown, errors: [{ path: '(file)', message: tooLarge }] });
     try {
       const known = skip?.unchanged.get(shown);
       if (known && salt !== undefined && !seen.has(known.name)) {
