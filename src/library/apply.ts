@@ -141,10 +141,10 @@ export async function importLibrary(core: Core, target: string, opts: ImportOpti
   const recorded = await core.importHashes.load(root);
   const salt = importSalt(opts);
   const limits = { maxFileBytes: opts.maxFileBytes, maxTotalBytes: opts.maxTotalBytes };
-  // Files whose parse goes over the heap cap are refused before any is parsed here.
-  const refused = await libraryOverParseCap(target, limits);
+  // Large files are parsed on a capped worker first: one over its heap is refused, never parsed here.
+  const capped = await libraryOverParseCap(target, limits);
   const reading = openLibrary(target, limits, undefined,
-    { salt, unchanged: opts.reparse ? new Map() : recorded.unchanged, startedMs: opts.startedMs }, opts.parseAhead ?? {}, refused);
+    { salt, unchanged: opts.reparse ? new Map() : recorded.unchanged, startedMs: opts.startedMs }, opts.parseAhead ?? {}, capped);
   let report: ImportReport;
   try {
     if (reading.parallel && !opts.dryRun && !opts.atomic) report = await writeWhileReading(core, reading, opts);

@@ -77,7 +77,7 @@ function libraryIncludes(lib: ParsedLibrary, label: string): IncludeContext {
 }
 
 export async function checkLibrary(target: string, opts: { label?: string; limits?: ReadLimits } = {}): Promise<LibraryCheckReport> {
-  // Files whose parse goes over the heap cap are refused before any is parsed here.
+  // Large files are parsed on a capped worker first: one over its heap is refused, never parsed here.
   const lib = readLibrary(target, opts.limits, undefined, undefined, undefined, await libraryOverParseCap(target, opts.limits));
   // A label the files never name would resolve every include as production's: a typo
   // ("stagign") would pass silently. The known ones are the files' labels (and production, latest).

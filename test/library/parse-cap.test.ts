@@ -4,10 +4,12 @@
 // sends it to `yaml`: ~100 MB of nodes, over the 48 MiB these tests give the worker.
 // `promptd import` and `promptd check` are spawned (dist/: `npm run build:server`).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readLibrary } from '../../src/library/read-library.js';
+import { parseAheadOne, readLibrary } from '../../src/library/read-library.js';
+import { createLibraryReader } from '../../src/library/safe-read.js';
+import { PARSE_CAP_MIN_BYTES } from '../../src/library/parse-cap-check.js';
 import { libraryOverParseCap } from '../../src/library/parse-cap.js';
 import { tempDir, writeFiles } from './helpers.js';
 
@@ -40,11 +42,29 @@ beforeAll(() => {
 describe('the heap cap on parsing library files', () => {
   it('refuses the file that goes over it, and reads the files before and after it', async () => {
     const dir = library();
-    const refused = await libraryOverParseCap(dir, {}, { heapMb: HEAP_MB });
-    expect([...refused]).toEqual([['prompts/big.yaml', TOO_LARGE]]);
-    const lib = readLibrary(dir, {}, undefined, undefined, undefined, refused);
+    const capped = await libraryOverParseCap(dir, {}, { heapMb: HEAP_MB });
+    expect([...capped.refused]).toEqual([['prompts/big.yaml', TOO_LARGE]]);
+    expect([...capped.fits.keys()]).toEqual(['prompts/long.yaml']); // the small files are not sent
+    const lib = readLibrary(dir, {}, undefined, undefined, undefined, capped);
     expect(lib.prompts.map((p) => p.name)).toEqual(['hello', 'long', 'zed']);
     expect(lib.problems).toEqual([{ file: 'prompts/big.yaml', errors: [{ path: '(file)', message: TOO_LARGE }] }]);
+  });
+
+  it('never parses a large file here but as the bytes the worker parsed within its cap', async () => {
+    const dir = library();
+    const capped = await libraryOverParseCap(dir, {}, { heapMb: HEAP_MB });
+    // Rewritten after the worker's parse: same size, other bytes (and the worker never saw them).
+    writeFiles(dir, { 'prompts/long.yaml': `name: long\nmessages:\n  - role: user\n    text: "${'draw '.repeat(14_000)}"\n` });
+    const lib = readLibrary(dir, {}, undefined, undefined, undefined, capped);
+    expect(lib.prompts.map((p) => p.name)).toEqual(['hello', 'zed']);
+    expect(lib.problems.map((p) => [p.file, p.errors[0]!.message])).toEqual([
+      ['prompts/big.yaml', TOO_LARGE],
+      ['prompts/long.yaml', 'changed while the import was reading it; import it again'],
+    ]);
+    // The parse-ahead worker and the reader's parsing ahead leave a large file to the reader.
+    const bytes = readFileSync(path.join(dir, 'prompts/long.yaml'));
+    expect(parseAheadOne(createLibraryReader(dir), 'prompts/long.yaml', undefined)).toBeUndefined();
+    expect(bytes.length).toBeGreaterThanOrEqual(PARSE_CAP_MIN_BYTES);
   });
 
   it('promptd import refuses it in one line and imports the rest', () => {
