@@ -7,6 +7,7 @@ import { libraryRoot, openLibrary, type LibraryReading, type ParsedLibrary } fro
 import { importSalt } from './import-hashes.js';
 import type { ReadLimits } from './safe-read.js';
 import type { ParseAheadOptions } from './parse-ahead.js';
+import { libraryOverParseCap } from './parse-cap.js';
 import type { BulkOutcome } from '../core/services/bulk-import.js';
 
 export interface ImportOptions extends PlanOptions, ReadLimits {
@@ -139,8 +140,11 @@ export async function importLibrary(core: Core, target: string, opts: ImportOpti
   const { root } = libraryRoot(target);
   const recorded = await core.importHashes.load(root);
   const salt = importSalt(opts);
-  const reading = openLibrary(target, { maxFileBytes: opts.maxFileBytes, maxTotalBytes: opts.maxTotalBytes }, undefined,
-    { salt, unchanged: opts.reparse ? new Map() : recorded.unchanged, startedMs: opts.startedMs }, opts.parseAhead ?? {});
+  const limits = { maxFileBytes: opts.maxFileBytes, maxTotalBytes: opts.maxTotalBytes };
+  // Large files are parsed on a capped worker first: one over its heap is refused, never parsed here.
+  const capped = await libraryOverParseCap(target, limits);
+  const reading = openLibrary(target, limits, undefined,
+    { salt, unchanged: opts.reparse ? new Map() : recorded.unchanged, startedMs: opts.startedMs }, opts.parseAhead ?? {}, capped);
   let report: ImportReport;
   try {
     if (reading.parallel && !opts.dryRun && !opts.atomic) report = await writeWhileReading(core, reading, opts);

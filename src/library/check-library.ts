@@ -11,6 +11,7 @@ import type { FieldError } from '../core/errors.js';
 import type { IncludeContext } from '../core/render-includes.js';
 import { LATEST, PRODUCTION } from '../core/schemas.js';
 import { readLibrary, type ParsedLibrary } from './read-library.js';
+import { libraryOverParseCap } from './parse-cap.js';
 import type { ReadLimits } from './safe-read.js';
 
 export interface LibraryCheckReport {
@@ -76,7 +77,8 @@ function libraryIncludes(lib: ParsedLibrary, label: string): IncludeContext {
 }
 
 export async function checkLibrary(target: string, opts: { label?: string; limits?: ReadLimits } = {}): Promise<LibraryCheckReport> {
-  const lib = readLibrary(target, opts.limits);
+  // Large files are parsed on a capped worker first: one over its heap is refused, never parsed here.
+  const lib = readLibrary(target, opts.limits, undefined, undefined, undefined, await libraryOverParseCap(target, opts.limits));
   // A label the files never name would resolve every include as production's: a typo
   // ("stagign") would pass silently. The known ones are the files' labels (and production, latest).
   const named = new Set(lib.prompts.flatMap((p) => Object.keys(p.labels ?? {})));

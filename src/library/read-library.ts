@@ -21,6 +21,7 @@ import {
 import { mergeFieldErrors, semanticErrorsOf, validateVersion } from '../core/validate-version.js';
 import { createLibraryReader, FileError, type LibraryReader, type ReadLimits } from './safe-read.js';
 import { saltKey, sourceHash, statPrint, type SkipSources } from './import-hashes.js';
+import { assertParsedWithinCap, PARSE_CAP_MIN_BYTES, type ParseCapVerdicts } from './parse-cap-check.js';
 import { isPlainData, startParseAhead, type AheadHashing, type ParseAhead, type ParseAheadOptions, type ParsedAhead } from './parse-ahead.js';
 
 export interface ParsedPrompt {
@@ -66,7 +67,7 @@ export interface ParsedLibrary {
 }
 
 export const MANIFEST = 'resources.yaml';
-const PROMPT_EXT = /\.(ya?ml|json)$/i;
+export const PROMPT_EXT = /\.(ya?ml|json)$/i;
 
 const zodErrors = (e: z.ZodError, prefix = ''): FieldError[] =>
   e.issues.map((i) => ({ path: prefix + (formatPath(i.path) || '(file)'), message: i.message }));
@@ -182,6 +183,8 @@ export function parsePromptFile(reader: LibraryReader, shown: string, deps: stri
  * copy between threads; undefined (or a throw) leaves the file to the reader, in order.
  */
 export function parseAheadOne(reader: LibraryReader, file: string, hashing: AheadHashing | undefined): ParsedAhead | undefined {
+  // A large file is the reader's: it parses only the bytes the capped worker parsed (parse-cap-check.ts).
+  if (reader.read(file, '(file)').length >= PARSE_CAP_MIN_BYTES) return undefined;
   const deps: string[] = [];
   const value = parsePromptFile(reader, file, deps);
   if (deps.length || !isPlainData(value)) return undefined;
@@ -192,10 +195,12 @@ export function parseAheadOne(reader: LibraryReader, file: string, hashing: Ahea
   return { file, size: bytes.length, value, ...(source ? { source } : {}) };
 }
 
-function readManifest(reader: LibraryReader, lib: ParsedLibrary): void {
+function readManifest(reader: LibraryReader, lib: ParsedLibrary, capped: ParseCapVerdicts | undefined): void {
   let raw: unknown;
   try {
-    raw = parseYaml(reader.read(MANIFEST, '(file)').toString('utf8'), MANIFEST, MANIFEST) ?? {};
+    const bytes = reader.read(MANIFEST, '(file)');
+    if (capped) assertParsedWithinCap(capped, MANIFEST, bytes);
+    raw = parseYaml(bytes.toString('utf8'), MANIFEST, MANIFEST) ?? {};
   } catch (e) {
     if (e instanceof FileError) return void lib.problems.push({ file: MANIFEST, errors: e.errors });
     throw e;
@@ -267,11 +272,14 @@ export interface LibraryReading {
  * files) hash the same is listed in `unchanged` instead of being parsed.
  * `parseAhead`: parse the YAML of files on a second thread too (parse-ahead.ts; the
  * result is the same either way).
+ * `capped`: what the capped worker found (parse-cap.ts): a file over its heap is reported,
+ * never parsed, and a large file is parsed only as the bytes it parsed within it.
  */
 export function readLibrary(
   target: string, limits: ReadLimits = {}, onFile?: (done: number, total: number) => void, skip?: SkipSources, parseAhead?: ParseAheadOptions,
+  capped?: ParseCapVerdicts,
 ): ParsedLibrary {
-  const reading = openLibrary(target, limits, onFile, skip, parseAhead);
+  const reading = openLibrary(target, limits, onFile, skip, parseAhead, capped);
   try {
     while (reading.next());
   } finally {
@@ -287,6 +295,7 @@ export function readLibrary(
  */
 export function openLibrary(
   target: string, limits: ReadLimits = {}, onFile?: (done: number, total: number) => void, skip?: SkipSources, parseAhead?: ParseAheadOptions,
+  capped?: ParseCapVerdicts,
 ): LibraryReading {
   const abs = path.resolve(target);
   const { root, isFile } = libraryRoot(target);
@@ -299,7 +308,9 @@ export function openLibrary(
     const dir = reader.probe('prompts');
     const manifest = reader.probe(MANIFEST);
     if (dir === 'missing' && manifest === 'missing') throw new Error(`${target}: not a prompt library (no prompts/ directory and no ${MANIFEST})`);
-    if (manifest !== 'missing') readManifest(reader, lib);
+    const tooLarge = capped?.refused.get(MANIFEST);
+    if (tooLarge) lib.problems.push({ file: MANIFEST, errors: [{ path: '(file)', message: tooLarge }] });
+    else if (manifest !== 'missing') readManifest(reader, lib, capped);
     files = [];
     if (dir === 'dir') {
       // Sorted so plans, reports and version numbering do not depend on directory order.
@@ -318,11 +329,14 @@ export function openLibrary(
   const key = salt === undefined ? '' : saltKey(salt);
   // Files the last import did not read are parsed for sure: those the worker may take.
   let ahead: ParseAhead | undefined = parseAhead
-    ? startParseAhead(root, skip ? files.filter((f) => !skip.unchanged.has(f)) : files, limits, parseAhead, salt === undefined ? undefined : { salt, key, startedMs }, parseAheadOne)
+    ? startParseAhead(root, files.filter((f) => !skip?.unchanged.has(f) && !capped?.refused.has(f)), limits, parseAhead, salt === undefined ? undefined : { salt, key, startedMs }, parseAheadOne)
     : undefined;
   let i = 0;
 
   function readOne(shown: string): void {
+    // Never parsed here: parsing it took the capped worker over its heap (parse-cap.ts).
+    const tooLarge = capped?.refused.get(shown);
+    if (tooLarge) return void lib.problems.push({ file: shown, errors: [{ path: '(file)', message: tooLarge }] });
     try {
       const known = skip?.unchanged.get(shown);
       if (known && salt !== undefined && !seen.has(known.name)) {
@@ -340,6 +354,7 @@ export function openLibrary(
       // What the worker read and parsed (parse-ahead.ts): its bytes count against the total here, in file order.
       const got = ahead?.take(shown);
       if (got) reader.account(shown, got.size, '(file)');
+      else if (capped) assertParsedWithinCap(capped, shown, reader.read(shown, '(file)'));
       const p = got ? (got.value as ParsedPrompt) : parsePromptFile(reader, shown, deps);
       // The stat is taken after the read: a write after the import started leaves a fresh time, never trusted.
       if (got?.source) p.source = { ...got.source, deps };
