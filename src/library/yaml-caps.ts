@@ -145,6 +145,12 @@ export function scanYaml(text: string, maxNodes: number, maxDepth: number): { no
       i++;
       continue;
     }
+    // `? ` in a flow collection marks an explicit key, as in a block one: the key follows
+    // (read as a plain scalar, a quoted key's `]` would close the collection early).
+    if (c === 0x3f /* ? */ && isBlank(next) && flow > 0) {
+      i++;
+      continue;
+    }
     if (c === 0x3a /* : */ && (isBlank(next) || (flow > 0 && FLOW_END.has(next)))) {
       i++;
       continue;
