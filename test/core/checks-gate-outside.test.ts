@@ -1,5 +1,5 @@
-// Issue #36.6: the check gate of a protected label (PUT label, promote, activate) runs
-// before the write transaction, so a check in progress (here a pattern held until the
+// Issue #36.6: the check gate of a protected label (PUT label, promote, activate, a
+// version written with activate, an import with --activate) runs before the write transaction, so a check in progress (here a pattern held until the
 // test lets it go) blocks no other write; the move is written only if what the checks read is unchanged, else the
 // checks run again, and a state that keeps changing ends in a 409. Both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,8 @@ import { migrateDatabase } from '../../src/db/create-db.js';
 import { DomainError, type VersionInput } from '../../src/core/index.js';
 import { createRegexRunner, type RegexRunner } from '../../src/core/checks/regex-runner.js';
 import { coreOn, tempDbUrl, type TestCore } from '../helpers/db.js';
+import { importLibrary } from '../../src/library/apply.js';
+import { tempDir, writeFiles } from '../library/helpers.js';
 
 const actor = { name: 'test' };
 const v = (text: string, matches?: string): VersionInput => ({
@@ -143,5 +145,102 @@ describe('the gate runs outside the write transaction', () => {
     expect((a as DomainError).errors).toEqual([{ path: 'p@3.tests[0]', message: expect.stringMatching(/does not match/) }]);
     // Forced by an admin: moved, the failure recorded in the event (as inside the transaction before).
     expect((await core.prompts.activate('p', 3, actor, { force: true })).activeVersion).toBe(3);
+  });
+
+  it('a new version written with activate runs its checks (on the version to be) outside the transaction', async () => {
+    await core.labels.set('p', 'production', 1, actor);
+    const before = (await core.prompts.get('p')).latestVersion;
+    const { began, release } = runner.holdNext();
+    runner.calls = 0;
+    let done = false;
+    const write = core.prompts.createVersion('p', { ...v('four', '^four$'), activate: true }, actor).then((r) => ((done = true), r));
+    await began;
+    // Nothing of the write is stored yet, and other writes commit meanwhile.
+    expect((await core.prompts.get('p')).latestVersion).toBe(before);
+    await core.prompts.create({ name: 'unrelated-4', ...v('x') }, actor);
+    expect(done).toBe(false);
+    release();
+    expect((await write).created.version).toBe(before + 1);
+    expect((await core.prompts.get('p')).activeVersion).toBe(before + 1);
+    expect(runner.calls).toBe(1);
+  });
+
+  it('a new prompt created with activate likewise; a write to what the checks read makes them run again', async () => {
+    const { began, release } = runner.holdNext();
+    runner.calls = 0;
+    let done = false;
+    const write = core.prompts.create({ name: 'fresh', ...v('fresh', '^fresh$'), activate: true }, actor).then((r) => ((done = true), r));
+    await began;
+    await core.prompts.create({ name: 'unrelated-5', ...v('x') }, actor);
+    expect(done).toBe(false);
+    release();
+    expect((await write).activeVersion).toBe(1);
+    expect(runner.calls).toBe(1);
+
+    // p's head changes while its new version is checked: the checks ran on a state that is gone.
+    const held = runner.holdNext();
+    runner.calls = 0;
+    const next = core.prompts.createVersion('p', { ...v('five', '^five$'), activate: true }, actor);
+    await held.began;
+    await core.labels.set('p', 'staging', 2, actor);
+    held.release();
+    const r = await next;
+    expect(runner.calls).toBe(2);
+    expect((await core.prompts.get('p')).activeVersion).toBe(r.created.version);
+  });
+
+  it('a new version whose check fails is refused with nothing written, unless forced', async () => {
+    const before = (await core.prompts.get('p')).latestVersion;
+    const e = await core.prompts.createVersion('p', { ...v('six', '^seven$'), activate: true }, actor).then(() => undefined, (x: unknown) => x);
+    expect((e as DomainError).code).toBe('conflict');
+    expect((e as DomainError).errors).toEqual([{ path: `p@${before + 1}.tests[0]`, message: expect.stringMatching(/does not match/) }]);
+    expect((await core.prompts.get('p')).latestVersion).toBe(before);
+    const c = await core.prompts.create({ name: 'fails', ...v('a', '^b$'), activate: true }, actor).then(() => undefined, (x: unknown) => x);
+    expect((c as DomainError).code).toBe('conflict');
+    await expect(core.prompts.get('fails')).rejects.toMatchObject({ code: 'not_found' });
+    // An invalid version is still a 422 before any check runs.
+    runner.calls = 0;
+    const bad = await core.prompts.createVersion('p', { ...v('x', '(a+)+$'), arguments: [{ name: 'a', required: false }, { name: 'a', required: false }], activate: true }, actor).then(() => undefined, (x: unknown) => x);
+    expect((bad as DomainError).code).toBe('validation');
+    expect(runner.calls).toBe(0);
+    const forced = await core.prompts.createVersion('p', { ...v('six', '^seven$'), activate: true, force: true }, actor);
+    expect(forced.created.version).toBe(before + 1);
+    expect((await core.prompts.get('p')).activeVersion).toBe(before + 1);
+  });
+
+  it('an import with --activate runs its checks outside the transaction too', async () => {
+    const dir = writeFiles(tempDir('pd-gate-'), {
+      'prompts/imported.yaml': `name: imported
+messages:
+  - role: user
+    text: imported text
+tests:
+  - name: shape
+    expect:
+      - matches: "^imported text$"
+`,
+    });
+    const { began, release } = runner.holdNext();
+    runner.calls = 0;
+    let done = false;
+    const run = importLibrary(core, dir, { activate: true }).then((r) => ((done = true), r));
+    await began;
+    await core.prompts.create({ name: 'unrelated-6', ...v('x') }, actor);
+    expect(done).toBe(false);
+    release();
+    expect((await run).counts).toMatchObject({ created: 1, activated: 1 });
+    expect((await core.prompts.get('imported')).activeVersion).toBe(1);
+    expect(runner.calls).toBe(1);
+  });
+
+  it('an import whose check fails leaves exactly that prompt unwritten', async () => {
+    const out = await core.bulk.apply([
+      { name: 'bulk-ok', mode: 'create', expectLatest: 0, versions: [v('ok', '^ok$')], activate: 1 },
+      { name: 'bulk-bad', mode: 'create', expectLatest: 0, versions: [v('bad', '^good$')], activate: 1 },
+    ], actor);
+    expect(out.map((o) => o.ok)).toEqual([true, false]);
+    expect(((out[1] as { error: DomainError }).error).code).toBe('conflict');
+    expect((await core.prompts.get('bulk-ok')).activeVersion).toBe(1);
+    await expect(core.prompts.get('bulk-bad')).rejects.toMatchObject({ code: 'not_found' });
   });
 });

@@ -7,8 +7,12 @@
 //     saw is gone and they run again (label-service.ts), else the moves are written.
 //   - afterMoves: label pointers read as if the moves were written, so the checks see
 //     what the moves make served (includes resolved under the moved label).
+//   - withVersions: a version write's versions read as if stored, so a new version's
+//     move is checked before the version exists (gated-version-write.ts).
 import { createHash } from 'node:crypto';
-import type { Repositories } from '../ports.js';
+import type { PromptHead, Repositories } from '../ports.js';
+import type { VersionInput } from '../schemas.js';
+import { versionFromInput } from './run-checks.js';
 
 interface Read {
   repo: keyof Repositories;
@@ -107,4 +111,25 @@ export function afterMoves(repos: Repositories, moves: readonly PlannedMove[]): 
     return found;
   };
   return { ...repos, labels };
+}
+
+/**
+ * `repos` with versions not yet stored read as stored (a version write's candidates):
+ * `heads` are the new prompts' heads as the write will insert them, `versions` the
+ * inputs by `name\u0000number`. What is answered from here is not a database read, so
+ * recordReads does not see it; the reads the plan made to compute it are recorded.
+ */
+export function withVersions(repos: Repositories, heads: ReadonlyMap<string, PromptHead>, versions: ReadonlyMap<string, VersionInput>): Repositories {
+  const prompts: Repositories['prompts'] = Object.create(repos.prompts);
+  prompts.head = async (name) => heads.get(name) ?? repos.prompts.head(name);
+  prompts.heads = async (names) => {
+    const found = new Map(await repos.prompts.heads(names.filter((n) => !heads.has(n))));
+    for (const n of names) if (heads.has(n)) found.set(n, heads.get(n)!);
+    return found;
+  };
+  prompts.version = async (name, number) => {
+    const input = versions.get(`${name}\u0000${number}`);
+    return input ? versionFromInput(input, number) : repos.prompts.version(name, number);
+  };
+  return { ...repos, prompts };
 }

@@ -1,9 +1,8 @@
 // The check gate on protected labels (docs/contracts.md, Test cases and checks).
-// PUT label, promote and activate call it before their write transaction
-// (gated-write.ts), on reads that see the moves as written, and write only if what the
-// checks read is unchanged: checks never hold the write lock there. Writes of new
-// versions that move a label (create/new version with activate, import) still call it
-// inside their transaction after writing the moves; a refusal rolls the whole write back.
+// Every write that moves a label calls it before its write transaction (gated-write.ts;
+// gated-version-write.ts for writes of new versions), on reads that see the moves (and
+// new versions) as written, and writes only if what the checks read is unchanged:
+// checks never hold the write lock.
 import { conflict, type FieldError } from '../errors.js';
 import type { Repositories } from '../ports.js';
 import { renderVersion } from '../render.js';

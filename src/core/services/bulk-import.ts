@@ -12,6 +12,7 @@ import type { Actor } from '../types.js';
 import type { StoredResourceInfo } from '../validate-version.js';
 import { writeVersions, type VersionWrite } from './version-writes.js';
 import { defaultLabelPolicy, type LabelPolicy } from '../label-policy.js';
+import { gatedVersionWrite } from '../checks/gated-version-write.js';
 
 export type { PromptState };
 
@@ -45,8 +46,13 @@ const toWrite = (b: BulkWrite): VersionWrite => ({
 });
 
 export function createBulkImport({ store, feed, policy = defaultLabelPolicy }: { store: Pick<Store, 'read' | 'write'>; feed: ChangeFeed; policy?: LabelPolicy }) {
-  const writeBatch = (batch: BulkWrite[], actor: Actor): Promise<BulkOutcome[]> =>
-    store.write(async (tx) => (await writeVersions(tx, batch.map(toWrite), actor, new Date(), policy)).map((r) => ({ ...r, ok: true as const })));
+  // Protected label moves (--activate, --label production) run their gate before the
+  // batch's transaction (checks/gated-version-write.ts); a refusal fails the batch, and
+  // the retry one prompt per transaction leaves exactly the refused prompt unwritten.
+  const writeBatch = (batch: BulkWrite[], actor: Actor): Promise<BulkOutcome[]> => {
+    const items = batch.map(toWrite);
+    return gatedVersionWrite(store, policy, items, actor, async (tx, checked) => (await writeVersions(tx, items, actor, new Date(), checked)).map((r) => ({ ...r, ok: true as const })));
+  };
 
   return {
     /** Current state of the named prompts (missing names are simply absent). */

@@ -11,11 +11,12 @@ import type { NewChangeEvent, PromptListFilter, PromptListKey, PromptListPage, P
 import type { CreatePromptInput, RenderInput, UpdatePromptInput, VersionInput } from '../schemas.js';
 import { LIMITS, PRODUCTION, normalizeTags } from '../schemas.js';
 import type { Actor, Page, PromptDetail, PromptSummary, RenderedPrompt, Version, VersionSummary } from '../types.js';
-import { nameConflict, noSuchVersion, writeVersions } from './version-writes.js';
+import { nameConflict, noSuchVersion, writeVersions, type VersionWrite } from './version-writes.js';
 import { etagOf, parseEtag } from './etag.js';
 import { moveEvent, writeLabelMoves } from './label-moves.js';
 import { defaultLabelPolicy, type LabelPolicy } from '../label-policy.js';
 import { gatedWrite } from '../checks/gated-write.js';
+import { gatedVersionWrite } from '../checks/gated-version-write.js';
 import { createPromptBin, type PromptBinDeps } from './prompt-bin.js';
 import { dependentsOf, refuseIfIncluded, resolveStored, type Dependent } from './include-checks.js';
 import { includeRefsOf } from '../catalog-includes.js';
@@ -159,8 +160,10 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
 
   return {
     async create(input: CreatePromptInput, actor: Actor): Promise<PromptDetail> {
-      const detail = await store.write(async (tx) => {
-        await writeVersions(tx, [{ name: input.name, mode: 'create', versions: [input], activate: input.activate ? 1 : undefined, force: input.force }], actor, new Date(), policy);
+      // With `activate`, the production gate runs before the transaction (checks/gated-version-write.ts).
+      const items: VersionWrite[] = [{ name: input.name, mode: 'create', versions: [input], activate: input.activate ? 1 : undefined, force: input.force }];
+      const detail = await gatedVersionWrite(store, policy, items, actor, async (tx, checked) => {
+        await writeVersions(tx, items, actor, new Date(), checked);
         if (input.tags?.length) {
           const head = (await tx.prompts.head(input.name))!;
           await retag(tx, head.id, input.name, [], normalizeTags(input.tags), actor);
@@ -173,9 +176,10 @@ export function createPromptService({ store, cursors, feed, resolver, policy = d
     /** `ifMatch` is the ETag the editor read; a stale one is a 412, never a lost update. */
     async createVersion(name: string, input: VersionInput, actor: Actor, opts: { ifMatch?: string } = {}): Promise<VersionCreated> {
       const expected = opts.ifMatch !== undefined ? parseEtag(opts.ifMatch) : undefined;
-      const result = await store.write(async (tx) => {
+      const items: VersionWrite[] = [{ name, mode: 'append', versions: [input], expect: expected !== undefined ? { revision: expected } : undefined, activate: input.activate ? 'newest' : undefined, force: input.force }];
+      const result = await gatedVersionWrite(store, policy, items, actor, async (tx, checked) => {
         const at = new Date();
-        const [w] = await writeVersions(tx, [{ name, mode: 'append', versions: [input], expect: expected !== undefined ? { revision: expected } : undefined, activate: input.activate ? 'newest' : undefined, force: input.force }], actor, at, policy);
+        const [w] = await writeVersions(tx, items, actor, at, checked);
         // From this transaction's own writes: the version as stored, the revision it left.
         const created = tx.prompts.storedVersion({ promptId: 0, name, number: w!.created[0]!, input, author: actor.name }, at);
         return { created, etag: etagOf({ name, revision: w!.revision }) };

@@ -172,7 +172,8 @@ export async function writeVersions(tx: Repositories, items: VersionWrite[], act
   await writeLabelMoves(tx, moves, at);
   // After the versions and labels are stored: prompts written together may include each other.
   for (const item of items) for (const v of item.versions) await checkIncludes(tx, item.name, v);
-  // After the moves, in the same transaction: checks see what the moves make served.
+  // The gate: callers pass a policy whose gate answers what the checks found before the
+  // transaction (checks/gated-version-write.ts); called here so earlier rules' errors come first.
   const written = new Map<string, VersionInput>(plans.flatMap((p) => p.created.map((n, k) => [`${p.head.id}:${n}`, p.item.versions[k]!] as const)));
   const gated = moves.map((m, i) => ({ prompt: m.head.name, label: m.label, to: m.to, force: forces[i], input: written.get(`${m.head.id}:${m.to}`) }));
   const forced = (await policy.gate?.(tx, gated, policy.protectedLabels)) ?? [];
