@@ -182,7 +182,7 @@ describe('the gate runs outside the write transaction', () => {
     runner.calls = 0;
     const next = core.prompts.createVersion('p', { ...v('five', '^five$'), activate: true }, actor);
     await held.began;
-    await core.labels.set('p', 'staging', 2, actor);
+    await core.labels.set('p', 'staging', 1, actor);
     held.release();
     const r = await next;
     expect(runner.calls).toBe(2);
