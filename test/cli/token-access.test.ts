@@ -2,23 +2,15 @@
 // (docs/access.md): the role and scope are stored, listed, and enforced.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../../src/db/create-db.js';
-import { actor, coreOn, tempDbUrl } from '../helpers/db.js';
+import { coreOn, tempDbUrl, tempDbWithStaging } from '../helpers/db.js';
 import { assertBuilt, promptd } from './helpers.js';
 
 describe('promptd token create: roles and MCP tokens', () => {
   let url: string;
   beforeAll(async () => {
     assertBuilt();
-    url = await tempDbUrl();
-    await migrateDatabase(url);
     // An MCP token's label must exist (#37.4): a prompt carries staging.
-    const core = await coreOn(url);
-    try {
-      await core.prompts.create({ name: 'greet', arguments: [], messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] } as never, actor);
-      await core.labels.set('greet', 'staging', 1, actor);
-    } finally {
-      await core.close();
-    }
+    url = await tempDbWithStaging();
   });
 
   it('--role, --mcp --label --tag, and usage errors', async () => {
@@ -68,16 +60,8 @@ describe('promptd token create: roles and MCP tokens', () => {
     await migrateDatabase(own);
     const env = { DATABASE_URL: own };
     const note = /first MCP client token.*anonymous MCP access ends.*revoke every MCP token/;
-    const other0 = await tempDbUrl();
-    await migrateDatabase(other0);
     // An app token's label must exist too (#37.4).
-    const core0 = await coreOn(other0);
-    try {
-      await core0.prompts.create({ name: 'greet', arguments: [], messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] } as never, actor);
-      await core0.labels.set('greet', 'staging', 1, actor);
-    } finally {
-      await core0.close();
-    }
+    const other0 = await tempDbWithStaging();
     let r = promptd(['token', 'create', 'an-admin'], { env });
     expect(r.stderr).not.toMatch(note);
     r = promptd(['token', 'create', 'first', '--mcp'], { env });

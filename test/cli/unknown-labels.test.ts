@@ -4,23 +4,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { migrateDatabase } from '../../src/db/create-db.js';
-import { actor, coreOn, tempDbUrl } from '../helpers/db.js';
+import { tempDbWithStaging } from '../helpers/db.js';
 import { assertBuilt, promptd } from './helpers.js';
 
 describe('promptd --label names a known label', () => {
   let url: string;
   beforeAll(async () => {
     assertBuilt();
-    url = await tempDbUrl();
-    await migrateDatabase(url);
-    const core = await coreOn(url);
-    try {
-      await core.prompts.create({ name: 'greet', arguments: [], messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] } as never, actor);
-      await core.labels.set('greet', 'staging', 1, actor);
-    } finally {
-      await core.close();
-    }
+    url = await tempDbWithStaging();
   });
 
   it('token create --mcp --label: unknown is refused (exit 2) naming the known labels; no token is made', async () => {

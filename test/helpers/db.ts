@@ -69,3 +69,17 @@ export const probeEvent = (key: string) => ({ actor: 'test', action: 'probe', en
 /** How many probe events of `key` the store has committed. */
 export const probeCount = async (store: DbStore, key: string) =>
   (await store.read.events.after(0, 10_000)).filter((e) => e.entityKey === key).length;
+
+/** A migrated database whose prompt `greet` carries `staging` (an MCP or app token's label must be known, #37.4). */
+export async function tempDbWithStaging(): Promise<string> {
+  const url = await tempDbUrl();
+  await migrateDatabase(url);
+  const core = await coreOn(url);
+  try {
+    await core.prompts.create({ name: 'greet', arguments: [], messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] }, actor);
+    await core.labels.set('greet', 'staging', 1, actor);
+  } finally {
+    await core.close();
+  }
+  return url;
+}
