@@ -5,8 +5,7 @@
 // with the new versions and the moves seen as written, and inside the transaction
 // writeVersions runs with a gate that answers what the checks found, provided every
 // read the checks made answers the same and writeVersions plans the same moves; else
-// the checks run again, and after GATE_ATTEMPTS the write is a 409.
-import { conflict } from '../errors.js';
+// the checks run again, and the last attempt gates inside the transaction.
 import type { LabelPolicy } from '../label-policy.js';
 import type { PromptHead, Repositories, Store } from '../ports.js';
 import { PRODUCTION, type VersionInput } from '../schemas.js';
@@ -139,8 +138,9 @@ export async function gatedVersionWrite<T>(
     } catch (e) {
       if (e !== STALE) throw e;
     }
-    if (attempt >= GATE_ATTEMPTS) {
-      throw conflict(`the prompts the checks read changed ${GATE_ATTEMPTS} times while they ran; try the move again`, [{ path: 'label', message: 'changed while checking' }]);
-    }
+    // Concurrent versions of one prompt renumber the version to activate on every try;
+    // refusing them would turn ordinary write contention into 409s, so the last try
+    // gates inside the transaction, as before #36.6 (the lock is held only then).
+    if (attempt >= GATE_ATTEMPTS - 1) return store.write((tx) => write(tx, policy));
   }
 }
